@@ -1,0 +1,169 @@
+package fp8
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+)
+
+// parallelMin is the slice length from which the bulk codecs split work
+// across cores; below it the goroutine overhead outweighs the gain.
+const parallelMin = 1 << 15
+
+// parallel runs fn over [0, n) in contiguous chunks, one per available core
+// (GOMAXPROCS), and returns the error of the lowest failing chunk.
+func parallel(n int, fn func(lo, hi int) error) error {
+	workers := runtime.GOMAXPROCS(0)
+	if n < parallelMin || workers == 1 {
+		return fn(0, n)
+	}
+	if max := n / (parallelMin / 2); workers > max {
+		workers = max
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func(w, lo, hi int) {
+			defer wg.Done()
+			errs[w] = fn(lo, hi)
+		}(w, lo, hi)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func elementError(i int, err error) error {
+	return fmt.Errorf("element %d: %w", i, err)
+}
+
+func checkLengths(a, b int) error {
+	if a != b {
+		return fmt.Errorf("%w: %d and %d", ErrLength, a, b)
+	}
+	return nil
+}
+
+// EncodeSlice32 encodes src into dst, which must have the same length, in
+// mode m (not Stochastic: see EncodeSliceStochastic32). Large slices are split
+// across cores. On error, which names the first failing element, the contents
+// of dst are unspecified.
+func (f *Format) EncodeSlice32(dst []uint8, src []float32, m Mode) error {
+	if err := checkLengths(len(dst), len(src)); err != nil {
+		return err
+	}
+	if m.Round == Stochastic {
+		return fmt.Errorf("%w: stochastic rounding needs random bits, use EncodeSliceStochastic32", ErrInvalidMode)
+	}
+	if err := m.check(); err != nil {
+		return err
+	}
+	return parallel(len(src), func(lo, hi int) error {
+		if f.fast.ok && m.Round == NearestEven {
+			if i, err := f.encodeNearest32(dst[lo:hi], src[lo:hi], m); err != nil {
+				return elementError(lo+i, err)
+			}
+			return nil
+		}
+		for i := lo; i < hi; i++ {
+			c, _, err := f.encode(float64(src[i]), m, 0)
+			if err != nil {
+				return elementError(i, err)
+			}
+			dst[i] = c
+		}
+		return nil
+	})
+}
+
+// EncodeSlice is EncodeSlice32 for float64 inputs, each rounded once from its
+// exact value.
+func (f *Format) EncodeSlice(dst []uint8, src []float64, m Mode) error {
+	if err := checkLengths(len(dst), len(src)); err != nil {
+		return err
+	}
+	if m.Round == Stochastic {
+		return fmt.Errorf("%w: stochastic rounding needs random bits, use EncodeSliceStochastic", ErrInvalidMode)
+	}
+	if err := m.check(); err != nil {
+		return err
+	}
+	return parallel(len(src), func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			c, _, err := f.encode(src[i], m, 0)
+			if err != nil {
+				return elementError(i, err)
+			}
+			dst[i] = c
+		}
+		return nil
+	})
+}
+
+// EncodeSliceStochastic32 rounds src stochastically into dst, using random[i]
+// as the random word for src[i] (see EncodeStochastic). All three slices must
+// have the same length and m.Round must be Stochastic.
+func (f *Format) EncodeSliceStochastic32(dst []uint8, src []float32, random []uint32, m Mode) error {
+	if err := checkLengths(len(dst), len(src)); err != nil {
+		return err
+	}
+	if err := checkLengths(len(random), len(src)); err != nil {
+		return err
+	}
+	if m.Round != Stochastic {
+		return fmt.Errorf("%w: EncodeSliceStochastic32 needs Round: Stochastic", ErrInvalidMode)
+	}
+	if err := m.check(); err != nil {
+		return err
+	}
+	return parallel(len(src), func(lo, hi int) error {
+		if f.fast.ok {
+			if i, err := f.encodeStochastic32(dst[lo:hi], src[lo:hi], random[lo:hi], m); err != nil {
+				return elementError(lo+i, err)
+			}
+			return nil
+		}
+		for i := lo; i < hi; i++ {
+			c, _, err := f.encode(float64(src[i]), m, random[i])
+			if err != nil {
+				return elementError(i, err)
+			}
+			dst[i] = c
+		}
+		return nil
+	})
+}
+
+// DecodeSlice32 decodes src into dst, which must have the same length.
+func (f *Format) DecodeSlice32(dst []float32, src []uint8) error {
+	if err := checkLengths(len(dst), len(src)); err != nil {
+		return err
+	}
+	return parallel(len(src), func(lo, hi int) error {
+		d, s := dst[lo:hi], src[lo:hi]
+		for i, c := range s {
+			d[i] = f.values32[c]
+		}
+		return nil
+	})
+}
+
+// DecodeSlice decodes src into dst as float64 values.
+func (f *Format) DecodeSlice(dst []float64, src []uint8) error {
+	if err := checkLengths(len(dst), len(src)); err != nil {
+		return err
+	}
+	return parallel(len(src), func(lo, hi int) error {
+		d, s := dst[lo:hi], src[lo:hi]
+		for i, c := range s {
+			d[i] = f.values[c]
+		}
+		return nil
+	})
+}
