@@ -46,6 +46,8 @@ func newFast32(f *Format) fast32 {
 // policy is honoured; it returns the index of a failing element, or -1.
 func (f *Format) encodeNearest32(dst []uint8, src []float32, m Mode) (int, error) {
 	fc := &f.fast
+	// Finite overflow saturates in this mode: no need for the slow path.
+	saturates := m.Overflow != NoSaturate || !f.hasNaN
 	dst = dst[:len(src)]
 	for i, x := range src {
 		u := math.Float32bits(x)
@@ -53,6 +55,9 @@ func (f *Format) encodeNearest32(dst []uint8, src []float32, m Mode) (int, error
 		var mag uint32
 		if a >= fc.minNormal {
 			mag = (a+(1<<(fc.drop-1)-1)+(a>>fc.drop)&1)>>fc.drop - fc.rebias
+			if mag > fc.maxMag && saturates && a < 0x7F800000 {
+				mag = fc.maxMag
+			}
 			if a >= 0x7F800000 || mag > fc.maxMag {
 				c, _, err := f.encode(float64(x), m, 0)
 				if err != nil {
