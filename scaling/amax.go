@@ -1,0 +1,153 @@
+package scaling
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+)
+
+// The amax ("absolute maximum") of a block is max |x| over its elements, the
+// statistic every scale rule starts from. The functions here propagate
+// specials as torch.amax does: a block holding a NaN has amax NaN, otherwise
+// a block holding ±Inf has amax +Inf. They never fail on values, only on
+// shapes; deciding what a NaN or Inf amax means is the scale rule's job.
+
+const (
+	f32AbsMask = 0x7FFFFFFF
+	f32InfBits = 0x7F800000
+)
+
+// absMaxBits returns the largest float32 bit pattern of |x| over s, 0 for an
+// empty slice. Non-negative float32 values order like their bit patterns,
+// and every NaN pattern is above +Inf's, so a result above f32InfBits means
+// s holds a NaN and one equal to it means s holds an infinity.
+func absMaxBits(s []float32) uint32 {
+	var m0, m1, m2, m3 uint32
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		m0 = max(m0, math.Float32bits(s[i])&f32AbsMask)
+		m1 = max(m1, math.Float32bits(s[i+1])&f32AbsMask)
+		m2 = max(m2, math.Float32bits(s[i+2])&f32AbsMask)
+		m3 = max(m3, math.Float32bits(s[i+3])&f32AbsMask)
+	}
+	for ; i < len(s); i++ {
+		m0 = max(m0, math.Float32bits(s[i])&f32AbsMask)
+	}
+	return max(m0, m1, m2, m3)
+}
+
+// amaxFromBits turns an absMaxBits result into a float32: NaN when any
+// NaN was seen (the canonical quiet NaN, whatever its payload).
+func amaxFromBits(b uint32) float32 {
+	if b > f32InfBits {
+		return float32(math.NaN())
+	}
+	return math.Float32frombits(b)
+}
+
+// amaxGridBits returns, for each block of l, the absMaxBits of its elements.
+func amaxGridBits(t *Tensor, l layout) []uint32 {
+	grid := make([]uint32, l.blocks())
+	workers := runtime.GOMAXPROCS(0)
+	if l.gr >= workers || t.Len() < parallelMinWork {
+		// Enough bands of blocks: each worker owns whole bands, no merging.
+		_ = parallelFor(t.Rows, l.br, t.Len(), func(lo, hi int) error {
+			amaxRowsInto(grid, t, l, lo, hi)
+			return nil
+		})
+		return grid
+	}
+	// Few bands (tensor or column granularity): split rows among workers,
+	// each with its own partial grid, then merge.
+	partial := make([][]uint32, workers)
+	chunk := (t.Rows + workers - 1) / workers
+	_ = parallelFor(workers, 1, t.Len(), func(lo, hi int) error {
+		for w := lo; w < hi; w++ {
+			p := make([]uint32, len(grid))
+			amaxRowsInto(p, t, l, min(w*chunk, t.Rows), min((w+1)*chunk, t.Rows))
+			partial[w] = p
+		}
+		return nil
+	})
+	for _, p := range partial {
+		for i, v := range p {
+			grid[i] = max(grid[i], v)
+		}
+	}
+	return grid
+}
+
+// amaxRowsInto folds rows [lo, hi) of t into grid with max.
+func amaxRowsInto(grid []uint32, t *Tensor, l layout, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		row := t.Data[i*t.Cols : (i+1)*t.Cols]
+		g := grid[(i/l.br)*l.gc : (i/l.br+1)*l.gc]
+		if l.bc == 1 {
+			for j, v := range row {
+				g[j] = max(g[j], math.Float32bits(v)&f32AbsMask)
+			}
+			continue
+		}
+		for b := range g {
+			seg := row[b*l.bc : min((b+1)*l.bc, len(row))]
+			g[b] = max(g[b], absMaxBits(seg))
+		}
+	}
+}
+
+// Amax returns max |x| over the whole tensor (NaN if any element is NaN,
+// else +Inf if any is infinite).
+func Amax(t *Tensor) (float32, error) {
+	if err := t.Check(); err != nil {
+		return 0, err
+	}
+	l, _ := newLayout(PerTensor, t.Rows, t.Cols)
+	return amaxFromBits(amaxGridBits(t, l)[0]), nil
+}
+
+// AmaxGrid returns the amax of every block of granularity g as a tensor with
+// one element per block: 1×1 for per-tensor, Rows×1 for per-row, 1×Cols for
+// per-column, Rows×ceil(Cols/N) for 1×N tiles, MX and NVFP4 blocks, and
+// ceil(Rows/R)×ceil(Cols/C) for R×C blocks.
+func AmaxGrid(t *Tensor, g Granularity) (*Tensor, error) {
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	l, err := newLayout(g, t.Rows, t.Cols)
+	if err != nil {
+		return nil, err
+	}
+	bits := amaxGridBits(t, l)
+	out := &Tensor{Rows: l.gr, Cols: l.gc, Data: make([]float32, len(bits))}
+	for i, b := range bits {
+		out.Data[i] = amaxFromBits(b)
+	}
+	return out, nil
+}
+
+// AmaxRows returns the amax of each row.
+func AmaxRows(t *Tensor) ([]float32, error) {
+	g, err := AmaxGrid(t, PerRow)
+	if err != nil {
+		return nil, err
+	}
+	return g.Data, nil
+}
+
+// AmaxCols returns the amax of each column.
+func AmaxCols(t *Tensor) ([]float32, error) {
+	g, err := AmaxGrid(t, PerCol)
+	if err != nil {
+		return nil, err
+	}
+	return g.Data, nil
+}
+
+// AmaxBlocks returns the amax of each rows×cols block (1×128 tiles:
+// AmaxBlocks(t, 1, 128); 128×128 blocks: AmaxBlocks(t, 128, 128)).
+func AmaxBlocks(t *Tensor, rows, cols int) (*Tensor, error) {
+	if rows < 1 || cols < 1 {
+		return nil, fmt.Errorf("%w: block %d×%d", ErrGranularity, rows, cols)
+	}
+	return AmaxGrid(t, Block(rows, cols))
+}

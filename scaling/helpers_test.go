@@ -1,0 +1,42 @@
+package scaling
+
+import (
+	"math"
+	"testing"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/stretchr/testify/require"
+)
+
+// normal returns a seeded normal tensor or fails the test.
+func normal(t testing.TB, rows, cols int, std float64, seed uint64) *Tensor {
+	t.Helper()
+	x, err := RandomNormal(rows, cols, std, seed)
+	require.NoError(t, err)
+	return x
+}
+
+// elementFormats returns the element formats a granularity accepts.
+func elementFormats(g Granularity) []*fp8.Format {
+	switch g.Kind {
+	case KindMX:
+		return []*fp8.Format{fp8.E4M3FN, fp8.E5M2, fp8.E3M2, fp8.E2M3, fp8.E2M1}
+	case KindNVFP4:
+		return []*fp8.Format{fp8.E2M1}
+	}
+	return []*fp8.Format{fp8.E4M3FN, fp8.E5M2, fp8.E4M3FNUZ, fp8.E5M2FNUZ, fp8.E4M3, fp8.E3M4, fp8.E2M3, fp8.E3M2, fp8.E2M1}
+}
+
+// refBlockAmax computes a block's amax in float64 by brute force.
+func refBlockAmax(x *Tensor, i0, j0, br, bc int) float64 {
+	m := 0.0
+	for i := i0; i < min(i0+br, x.Rows); i++ {
+		for j := j0; j < min(j0+bc, x.Cols); j++ {
+			m = math.Max(m, math.Abs(float64(x.At(i, j))))
+		}
+	}
+	return m
+}
+
+// info returns the format's facts.
+func info(f *fp8.Format) fp8.Info { return f.Info() }

@@ -1,0 +1,284 @@
+package scaling
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// NumPy's .npy format (numpy.lib.format, versions 1.0, 2.0 and 3.0): the
+// magic "\x93NUMPY", a version, a little-endian header length (2 bytes in
+// 1.0, 4 in 2.0 and 3.0) and a Python dict literal such as
+// {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }, then the raw
+// array.
+
+const (
+	npyMagic = "\x93NUMPY"
+	// maxNPYHeader bounds the header a reader accepts (numpy writes < 4 KiB).
+	maxNPYHeader = 1 << 20
+	// readChunk is how much array data is read at a time, so that a header
+	// announcing a huge array cannot make the reader allocate it up front.
+	readChunk = 1 << 20
+)
+
+// ReadNPY reads a 2-D (or 1-D, read as 1×n) .npy array of float32 ('<f4',
+// '>f4') or float64 ('<f8', '>f8', rounded to float32), in C or Fortran
+// order. Anything else (other dtypes, 0-D or 3-D shapes, empty arrays, a
+// truncated file) gives an error wrapping ErrParse or ErrShape.
+func ReadNPY(r io.Reader) (*Tensor, error) {
+	br := bufio.NewReader(r)
+	var pre [8]byte
+	if _, err := io.ReadFull(br, pre[:]); err != nil {
+		return nil, fmt.Errorf("%w: npy preamble: %v", ErrParse, err)
+	}
+	if string(pre[:6]) != npyMagic {
+		return nil, fmt.Errorf("%w: not an .npy file (bad magic)", ErrParse)
+	}
+	var hlen int
+	switch pre[6] {
+	case 1:
+		var b [2]byte
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return nil, fmt.Errorf("%w: npy header length: %v", ErrParse, err)
+		}
+		hlen = int(binary.LittleEndian.Uint16(b[:]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return nil, fmt.Errorf("%w: npy header length: %v", ErrParse, err)
+		}
+		h := binary.LittleEndian.Uint32(b[:])
+		if h > maxNPYHeader {
+			return nil, fmt.Errorf("%w: npy header of %d bytes", ErrParse, h)
+		}
+		hlen = int(h)
+	default:
+		return nil, fmt.Errorf("%w: npy version %d.%d", ErrParse, pre[6], pre[7])
+	}
+	header := make([]byte, hlen)
+	if _, err := io.ReadFull(br, header); err != nil {
+		return nil, fmt.Errorf("%w: npy header: %v", ErrParse, err)
+	}
+	h, err := parseNPYHeader(string(header))
+	if err != nil {
+		return nil, err
+	}
+	rows, cols := 1, 0
+	switch len(h.shape) {
+	case 1:
+		cols = h.shape[0]
+	case 2:
+		rows, cols = h.shape[0], h.shape[1]
+	default:
+		return nil, fmt.Errorf("%w: npy array has %d dimensions, want 1 or 2", ErrShape, len(h.shape))
+	}
+	if err := checkDims(rows, cols); err != nil {
+		return nil, err
+	}
+	n := rows * cols
+	data := make([]float32, 0, min(n, readChunk/h.size))
+	buf := make([]byte, readChunk-readChunk%h.size)
+	for len(data) < n {
+		want := min((n-len(data))*h.size, len(buf))
+		if _, err := io.ReadFull(br, buf[:want]); err != nil {
+			return nil, fmt.Errorf("%w: npy data ends after %d of %d values: %v", ErrParse, len(data), n, err)
+		}
+		for p := 0; p < want; p += h.size {
+			data = append(data, h.decode(buf[p:p+h.size]))
+		}
+	}
+	t := &Tensor{Rows: rows, Cols: cols, Data: data}
+	if h.fortran && rows > 1 && cols > 1 {
+		// Column-major data: read as cols×rows, then transpose.
+		ct := &Tensor{Rows: cols, Cols: rows, Data: data}
+		return ct.Transpose()
+	}
+	return t, nil
+}
+
+// npyHeader is the parsed header dict.
+type npyHeader struct {
+	size    int // bytes per value
+	decode  func([]byte) float32
+	fortran bool
+	shape   []int
+}
+
+// parseNPYHeader parses the Python dict literal of an .npy header.
+func parseNPYHeader(s string) (npyHeader, error) {
+	p := &dictParser{s: s}
+	var h npyHeader
+	seen := map[string]bool{}
+	bad := func(format string, args ...any) (npyHeader, error) {
+		return npyHeader{}, fmt.Errorf("%w: npy header: %s", ErrParse, fmt.Sprintf(format, args...))
+	}
+	if !p.eat('{') {
+		return bad("no dict")
+	}
+	for !p.eat('}') {
+		key, ok := p.str()
+		if !ok || !p.eat(':') {
+			return bad("malformed key at offset %d", p.i)
+		}
+		if seen[key] {
+			return bad("key %q twice", key)
+		}
+		seen[key] = true
+		switch key {
+		case "descr":
+			d, ok := p.str()
+			if !ok {
+				return bad("descr is not a string")
+			}
+			switch d {
+			case "<f4", "=f4":
+				h.size, h.decode = 4, func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }
+			case ">f4":
+				h.size, h.decode = 4, func(b []byte) float32 { return math.Float32frombits(binary.BigEndian.Uint32(b)) }
+			case "<f8", "=f8":
+				h.size, h.decode = 8, func(b []byte) float32 { return float32(math.Float64frombits(binary.LittleEndian.Uint64(b))) }
+			case ">f8":
+				h.size, h.decode = 8, func(b []byte) float32 { return float32(math.Float64frombits(binary.BigEndian.Uint64(b))) }
+			default:
+				return bad("dtype %q is not float32 or float64", d)
+			}
+		case "fortran_order":
+			switch {
+			case p.word("True"):
+				h.fortran = true
+			case p.word("False"):
+			default:
+				return bad("fortran_order is not True or False")
+			}
+		case "shape":
+			shape, ok := p.tuple()
+			if !ok {
+				return bad("shape is not a tuple of integers")
+			}
+			h.shape = shape
+		default:
+			return bad("unknown key %q", key)
+		}
+		if !p.eat(',') && !p.peek('}') {
+			return bad("expected ',' or '}' at offset %d", p.i)
+		}
+	}
+	if rest := strings.TrimSpace(s[p.i:]); rest != "" {
+		return bad("text after the dict")
+	}
+	if !seen["descr"] || !seen["fortran_order"] || !seen["shape"] {
+		return bad("descr, fortran_order and shape are all required")
+	}
+	return h, nil
+}
+
+// dictParser reads the small subset of Python literals .npy headers use.
+type dictParser struct {
+	s string
+	i int
+}
+
+func (p *dictParser) skip() {
+	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
+		p.i++
+	}
+}
+
+func (p *dictParser) peek(c byte) bool {
+	p.skip()
+	return p.i < len(p.s) && p.s[p.i] == c
+}
+
+func (p *dictParser) eat(c byte) bool {
+	if p.peek(c) {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *dictParser) word(w string) bool {
+	p.skip()
+	if strings.HasPrefix(p.s[p.i:], w) {
+		p.i += len(w)
+		return true
+	}
+	return false
+}
+
+// str reads a quoted string without escapes.
+func (p *dictParser) str() (string, bool) {
+	p.skip()
+	if p.i >= len(p.s) || (p.s[p.i] != '\'' && p.s[p.i] != '"') {
+		return "", false
+	}
+	q := p.s[p.i]
+	end := strings.IndexByte(p.s[p.i+1:], q)
+	if end < 0 {
+		return "", false
+	}
+	v := p.s[p.i+1 : p.i+1+end]
+	p.i += end + 2
+	return v, !strings.ContainsRune(v, '\\')
+}
+
+// tuple reads (a, b, ...) of non-negative integers, trailing comma allowed.
+func (p *dictParser) tuple() ([]int, bool) {
+	if !p.eat('(') {
+		return nil, false
+	}
+	var out []int
+	for !p.eat(')') {
+		p.skip()
+		j := p.i
+		for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
+			j++
+		}
+		if j == p.i || j-p.i > 12 || len(out) >= 32 {
+			return nil, false
+		}
+		v, err := strconv.Atoi(p.s[p.i:j])
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, v)
+		p.i = j
+		if !p.eat(',') && !p.peek(')') {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// WriteNPY writes t as a version 1.0 .npy file of little-endian float32
+// in C order, readable by numpy.load and by ReadNPY.
+func WriteNPY(w io.Writer, t *Tensor) error {
+	if err := t.Check(); err != nil {
+		return err
+	}
+	dict := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", t.Rows, t.Cols)
+	// Pad with spaces so that the data starts at a multiple of 64 bytes.
+	total := len(npyMagic) + 2 + 2 + len(dict) + 1
+	pad := (64 - total%64) % 64
+	header := dict + strings.Repeat(" ", pad) + "\n"
+	if len(header) > math.MaxUint16 {
+		return errors.New("scaling: npy header too long")
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(npyMagic)
+	bw.Write([]byte{1, 0})
+	var b [4]byte
+	binary.LittleEndian.PutUint16(b[:2], uint16(len(header)))
+	bw.Write(b[:2])
+	bw.WriteString(header)
+	for _, v := range t.Data {
+		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+		bw.Write(b[:])
+	}
+	return bw.Flush()
+}

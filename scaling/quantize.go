@@ -1,0 +1,424 @@
+package scaling
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fp8lab/fp8lab/fp8"
+)
+
+// Options configures Quantize. The zero value is the package default:
+// current scaling with float32 scales (torchao's rule, eps 1e-12), round to
+// nearest even, saturating.
+type Options struct {
+	// Mode is the element rounding. Stochastic rounding (Mode.Round =
+	// fp8.Stochastic, Mode.RandomBits in 1..32) needs Random.
+	Mode fp8.Mode
+	// Random holds one caller-supplied random word per element, indexed like
+	// Tensor.Data (row-major): Random[i*Cols+j] rounds element (i, j). It
+	// must be nil unless Mode.Round is fp8.Stochastic. The dither package
+	// fills it from Philox streams.
+	Random []uint32
+	// Rule is the scale rule of the float32-scale granularities (tensor, row,
+	// col, tile, block). It must be the zero value for MX and NVFP4, whose
+	// scales follow their own specifications.
+	Rule ScaleRule
+	// MXRounding picks the MX shared-exponent rule (see MXScale); the zero
+	// value is the OCP floor rule. It must be zero for other granularities.
+	MXRounding fp8.ScaleRounding
+}
+
+// Quantized is a tensor quantized with one granularity: element codes, one
+// scale per block and the facts needed to decode them.
+//
+// Semantics (torchao's convention): Scales[b] multiplies before encoding,
+// q = enc(x · Scales[b]), and dequantization undoes it, x ≈ dec(q) / Scales[b].
+// For MX and NVFP4 the stored scale is a decode scale, kept in ScaleCodes:
+// MX stores X = 2^k (E8M0) and decodes x ≈ dec(q)·X, with Scales[b] = 2^-k;
+// NVFP4 stores an E4M3FN block scale d and a float32 TensorScale g and
+// decodes x ≈ dec(q)·(d·g), with Scales[b] = 1/(d·g) computed as NVIDIA does.
+// BlockDecodeScale gives the decode factor of any block in every case.
+type Quantized struct {
+	Rows        int
+	Cols        int
+	Format      *fp8.Format // element format
+	Granularity Granularity // with its block shape filled in
+	// BlockRows×BlockCols is the shape of a block; the blocks form a
+	// ScaleRows×ScaleCols grid, block b = bi*ScaleCols + bj.
+	BlockRows, BlockCols int
+	ScaleRows, ScaleCols int
+	Codes                []uint8   // one per element, row-major
+	Scales               []float32 // encode multiplier per block
+	Amax                 []float32 // amax of each block's input
+	// ScaleFormat is nil for float32 scales, fp8.E8M0 for MX and
+	// fp8.E4M3FN for NVFP4, whose block scales ScaleCodes holds.
+	ScaleFormat *fp8.Format
+	ScaleCodes  []uint8
+	// TensorScale is NVFP4's float32 decode-side tensor scale (≈ amax/2688);
+	// zero for the other granularities.
+	TensorScale float32
+	Mode        fp8.Mode // element rounding used
+}
+
+// Quantize quantizes t to element format f with granularity g.
+//
+// The scales follow the rule of the granularity: ScaleRule (current
+// scaling) for tensor, row, col, tile and block; MXScale for MX;
+// NVFP4TensorScale and NVFP4BlockScale for NVFP4. The elements of each block
+// are multiplied by the block's scale in float32, as GPU kernels do, then
+// encoded once with fp8's bulk encoder in opts.Mode.
+//
+// Formats: tensor, row, col, tile and block take any signed format (E4M3FN,
+// E5M2, the FNUZ pair, E4M3, E3M4, E2M3, E3M2, E2M1); MX takes the OCP MX
+// element types E4M3FN, E5M2, E3M2, E2M3 and E2M1; NVFP4 takes E2M1 only.
+// Other combinations give ErrFormat. A NaN or ±Inf element gives
+// ErrNonFinite (current scaling has no scale for it); use QuantizeWithScales,
+// as delayed scaling does, to quantize non-finite values with a given scale.
+func Quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized, error) {
+	q, l, err := prepare(t, f, g, opts)
+	if err != nil {
+		return nil, err
+	}
+	bits := amaxGridBits(t, l)
+	for b, v := range bits {
+		q.Amax[b] = amaxFromBits(v)
+		if v >= f32InfBits {
+			return nil, fmt.Errorf("%w: block (%d, %d) of %s holds %g", ErrNonFinite, b/l.gc, b%l.gc, q.Granularity, q.Amax[b])
+		}
+	}
+	switch g.Kind {
+	case KindMX:
+		q.ScaleFormat, q.ScaleCodes = fp8.E8M0, make([]uint8, l.blocks())
+		for b, a := range q.Amax {
+			c, err := MXScale(float64(a), f, opts.MXRounding)
+			if err != nil {
+				return nil, err
+			}
+			k, _ := fp8.E8M0Exponent(c)
+			q.ScaleCodes[b], q.Scales[b] = c, float32(math.Ldexp(1, -k))
+		}
+	case KindNVFP4:
+		var tensorAmax float32
+		for _, a := range q.Amax {
+			tensorAmax = max(tensorAmax, a)
+		}
+		enc, dec, err := NVFP4TensorScale(tensorAmax)
+		if err != nil {
+			return nil, err
+		}
+		q.TensorScale = dec
+		q.ScaleFormat, q.ScaleCodes = fp8.E4M3FN, make([]uint8, l.blocks())
+		for b, a := range q.Amax {
+			if q.ScaleCodes[b], q.Scales[b], err = NVFP4BlockScale(a, enc); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		for b, a := range q.Amax {
+			q.Scales[b] = opts.Rule.scale(float64(a), f.Max())
+		}
+	}
+	if err := encodeBlocks(q, t, l, opts); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// QuantizeWithScales quantizes t with caller-chosen float32 scales, one per
+// block of g (len(scales) must be the number of blocks), for the
+// float32-scale granularities (tensor, row, col, tile, block). Each scale
+// must be positive and finite. Elements are not checked: ±Inf and values
+// pushed beyond Max follow opts.Mode's overflow policy (saturating by
+// default) and NaN becomes the format's NaN, or an error where it has none.
+// Delayed scaling uses it with a scale computed from past amaxes.
+func QuantizeWithScales(t *Tensor, f *fp8.Format, g Granularity, scales []float32, opts Options) (*Quantized, error) {
+	if g.Kind == KindMX || g.Kind == KindNVFP4 {
+		return nil, fmt.Errorf("%w: %s scales are not float32 multipliers; use Quantize", ErrGranularity, g)
+	}
+	q, l, err := prepare(t, f, g, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(scales) != l.blocks() {
+		return nil, fmt.Errorf("%w: %d scales for %d blocks of %s", ErrShape, len(scales), l.blocks(), q.Granularity)
+	}
+	for b, s := range scales {
+		if !(s > 0) || math.IsInf(float64(s), 0) {
+			return nil, fmt.Errorf("%w: scale %d is %g (must be positive and finite)", ErrValue, b, s)
+		}
+	}
+	copy(q.Scales, scales)
+	for b, v := range amaxGridBits(t, l) {
+		q.Amax[b] = amaxFromBits(v)
+	}
+	if err := encodeBlocks(q, t, l, opts); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// prepare checks the arguments and allocates the result.
+func prepare(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized, layout, error) {
+	if err := t.Check(); err != nil {
+		return nil, layout{}, err
+	}
+	if err := checkCombination(f, g, opts); err != nil {
+		return nil, layout{}, err
+	}
+	if err := checkMode(opts, t.Len()); err != nil {
+		return nil, layout{}, err
+	}
+	l, err := newLayout(g, t.Rows, t.Cols)
+	if err != nil {
+		return nil, layout{}, err
+	}
+	resolved := g
+	switch g.Kind {
+	case KindTile, KindBlock, KindMX, KindNVFP4:
+		resolved.BlockRows, resolved.BlockCols = l.br, l.bc
+	}
+	q := &Quantized{
+		Rows: t.Rows, Cols: t.Cols, Format: f, Granularity: resolved,
+		BlockRows: l.br, BlockCols: l.bc, ScaleRows: l.gr, ScaleCols: l.gc,
+		Codes:  make([]uint8, t.Len()),
+		Scales: make([]float32, l.blocks()),
+		Amax:   make([]float32, l.blocks()),
+		Mode:   opts.Mode,
+	}
+	return q, l, nil
+}
+
+// checkCombination rejects element formats and options that do not go with
+// the granularity.
+func checkCombination(f *fp8.Format, g Granularity, opts Options) error {
+	if err := checkElementFormat(f); err != nil {
+		return err
+	}
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	if err := opts.Rule.check(); err != nil {
+		return err
+	}
+	if g.Kind != KindMX && opts.MXRounding != fp8.ScaleFloor {
+		return fmt.Errorf("%w: MXRounding applies to mx only, not %s", ErrOptions, g)
+	}
+	switch g.Kind {
+	case KindMX:
+		if opts.Rule != (ScaleRule{}) {
+			return fmt.Errorf("%w: mx scales follow OCP MX, a ScaleRule (pow2, margin, eps) does not apply", ErrOptions)
+		}
+		if opts.MXRounding > fp8.ScaleNearestEven {
+			return fmt.Errorf("%w: MX scale rounding %d", ErrOptions, opts.MXRounding)
+		}
+		_, err := MXEmax(f)
+		return err
+	case KindNVFP4:
+		if opts.Rule != (ScaleRule{}) {
+			return fmt.Errorf("%w: nvfp4 scales follow NVIDIA's recipe, a ScaleRule (pow2, margin, eps) does not apply", ErrOptions)
+		}
+		if !sameFormat(f, fp8.E2M1) {
+			return fmt.Errorf("%w: nvfp4 elements are E2M1, not %s", ErrFormat, f.Name())
+		}
+	}
+	return nil
+}
+
+// checkMode validates the rounding mode and the random words.
+func checkMode(opts Options, n int) error {
+	m := opts.Mode
+	if m.Round > fp8.Stochastic || m.Overflow > fp8.NoSaturate {
+		return fmt.Errorf("%w: mode %+v", ErrOptions, m)
+	}
+	if m.Round != fp8.Stochastic {
+		if opts.Random != nil {
+			return fmt.Errorf("%w: random words given but the rounding is %s, not stochastic", ErrOptions, m.Round)
+		}
+		return nil
+	}
+	if m.RandomBits < 1 || m.RandomBits > 32 {
+		return fmt.Errorf("%w: stochastic rounding needs Mode.RandomBits in 1..32, got %d", ErrOptions, m.RandomBits)
+	}
+	if len(opts.Random) != n {
+		return fmt.Errorf("%w: stochastic rounding needs one random word per element: %d words for %d elements", ErrOptions, len(opts.Random), n)
+	}
+	return nil
+}
+
+// chunkLen is the length of the scaled-value buffer each worker reuses: it
+// stays in L1 while the fp8 encoder reads it back.
+const chunkLen = 4096
+
+// encodeBlocks fills q.Codes: every element is multiplied by its block's
+// scale in float32 into a reused buffer, which fp8's bulk encoder then
+// rounds. Rows are split across cores.
+func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options) error {
+	f, mode := q.Format, opts.Mode
+	return parallelFor(t.Rows, 1, t.Len(), func(lo, hi int) error {
+		buf := make([]float32, min(chunkLen, t.Cols))
+		for i := lo; i < hi; i++ {
+			row := t.Data[i*t.Cols : (i+1)*t.Cols]
+			scales := q.Scales[(i/l.br)*l.gc : (i/l.br+1)*l.gc]
+			for j0 := 0; j0 < t.Cols; j0 += len(buf) {
+				n := min(len(buf), t.Cols-j0)
+				scaleChunk(buf[:n], row[j0:j0+n], j0, scales, l.bc)
+				off := i*t.Cols + j0
+				var err error
+				if mode.Round == fp8.Stochastic {
+					err = f.EncodeSliceStochastic32(q.Codes[off:off+n], buf[:n], opts.Random[off:off+n], mode)
+				} else {
+					err = f.EncodeSlice32(q.Codes[off:off+n], buf[:n], mode)
+				}
+				if err != nil {
+					return fmt.Errorf("row %d, column %d: %w", i, j0, err)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// scaleChunk writes dst[j] = src[j] · scales[(j0+j)/bc], the float32
+// product of each element with its block's multiplier.
+func scaleChunk(dst, src []float32, j0 int, scales []float32, bc int) {
+	if bc == 1 {
+		s := scales[j0 : j0+len(src)]
+		for j, x := range src {
+			dst[j] = x * s[j]
+		}
+		return
+	}
+	for j := 0; j < len(src); {
+		b := (j0 + j) / bc
+		end := min((b+1)*bc-j0, len(src))
+		s := scales[b]
+		d, x := dst[j:end], src[j:end]
+		for k := range x {
+			d[k] = x[k] * s
+		}
+		j = end
+	}
+}
+
+// Check reports whether q is internally consistent: shapes, slice lengths,
+// a known element format and granularity, and scale codes where needed.
+func (q *Quantized) Check() error {
+	if q == nil {
+		return fmt.Errorf("%w: nil Quantized", ErrShape)
+	}
+	if err := checkDims(q.Rows, q.Cols); err != nil {
+		return err
+	}
+	if err := checkElementFormat(q.Format); err != nil {
+		return err
+	}
+	l, err := newLayout(q.Granularity, q.Rows, q.Cols)
+	if err != nil {
+		return err
+	}
+	if l.br != q.BlockRows || l.bc != q.BlockCols || l.gr != q.ScaleRows || l.gc != q.ScaleCols {
+		return fmt.Errorf("%w: block layout %d×%d in a %d×%d grid does not match %s on %d×%d",
+			ErrShape, q.BlockRows, q.BlockCols, q.ScaleRows, q.ScaleCols, q.Granularity, q.Rows, q.Cols)
+	}
+	if len(q.Codes) != q.Rows*q.Cols || len(q.Scales) != l.blocks() {
+		return fmt.Errorf("%w: %d codes and %d scales for %d×%d in %d blocks", ErrShape, len(q.Codes), len(q.Scales), q.Rows, q.Cols, l.blocks())
+	}
+	switch q.Granularity.Kind {
+	case KindMX, KindNVFP4:
+		want := fp8.E8M0
+		if q.Granularity.Kind == KindNVFP4 {
+			want = fp8.E4M3FN
+		}
+		if q.ScaleFormat == nil || !sameFormat(q.ScaleFormat, want) || len(q.ScaleCodes) != l.blocks() {
+			return fmt.Errorf("%w: %s needs %d %s scale codes", ErrShape, q.Granularity, l.blocks(), want.Name())
+		}
+		for b, c := range q.ScaleCodes {
+			if q.ScaleFormat.IsNaN(c) {
+				return fmt.Errorf("%w: scale code %d of block %d is NaN", ErrNonFinite, c, b)
+			}
+		}
+		if k := q.Granularity.Kind; k == KindNVFP4 && (!(q.TensorScale > 0) || math.IsInf(float64(q.TensorScale), 0)) {
+			return fmt.Errorf("%w: NVFP4 tensor scale %g", ErrValue, q.TensorScale)
+		}
+	default:
+		for b, s := range q.Scales {
+			if !(s > 0) || math.IsInf(float64(s), 0) {
+				return fmt.Errorf("%w: scale %d is %g (must be positive and finite)", ErrValue, b, s)
+			}
+		}
+	}
+	return nil
+}
+
+// BlockDecodeScale returns the factor that turns the decoded codes of block
+// b back into input units: 1/Scales[b] for float32 scales (Dequantize
+// divides by Scales[b]), 2^k for MX, E4M3FN⁻¹(code)·TensorScale for NVFP4.
+// It returns 0 for an NVFP4 block whose scale rounded to zero, and NaN for
+// a block index out of range.
+func (q *Quantized) BlockDecodeScale(b int) float64 {
+	if b < 0 || b >= len(q.Scales) {
+		return math.NaN()
+	}
+	switch q.Granularity.Kind {
+	case KindMX:
+		if b < len(q.ScaleCodes) {
+			k, err := fp8.E8M0Exponent(q.ScaleCodes[b])
+			if err == nil {
+				return math.Ldexp(1, k)
+			}
+		}
+		return math.NaN()
+	case KindNVFP4:
+		if b < len(q.ScaleCodes) {
+			return float64(fp8.E4M3FN.Decode32(q.ScaleCodes[b]) * q.TensorScale)
+		}
+		return math.NaN()
+	}
+	return 1 / float64(q.Scales[b])
+}
+
+// Dequantize decodes q into a new float32 tensor: dec(q)/Scales[b] for
+// float32 scales (a float32 division, as torchao does), dec(q)·2^k for MX
+// and dec(q)·(d·TensorScale) for NVFP4, the factor formed in float32.
+func (q *Quantized) Dequantize() (*Tensor, error) {
+	if err := q.Check(); err != nil {
+		return nil, err
+	}
+	out := &Tensor{Rows: q.Rows, Cols: q.Cols, Data: make([]float32, len(q.Codes))}
+	kind := q.Granularity.Kind
+	factors := make([]float32, len(q.Scales)) // multipliers for MX and NVFP4
+	if kind == KindMX || kind == KindNVFP4 {
+		for b := range factors {
+			factors[b] = float32(q.BlockDecodeScale(b))
+		}
+	}
+	err := parallelFor(q.Rows, 1, len(q.Codes), func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			row := out.Data[i*q.Cols : (i+1)*q.Cols]
+			if err := q.Format.DecodeSlice32(row, q.Codes[i*q.Cols:(i+1)*q.Cols]); err != nil {
+				return err
+			}
+			base := (i / q.BlockRows) * q.ScaleCols
+			for j0 := 0; j0 < q.Cols; j0 += q.BlockCols {
+				b := base + j0/q.BlockCols
+				seg := row[j0:min(j0+q.BlockCols, q.Cols)]
+				if kind == KindMX || kind == KindNVFP4 {
+					m := factors[b]
+					for k := range seg {
+						seg[k] *= m
+					}
+				} else {
+					s := q.Scales[b]
+					for k := range seg {
+						seg[k] /= s
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
