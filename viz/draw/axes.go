@@ -1,0 +1,275 @@
+package draw
+
+import (
+	"fmt"
+	"image"
+	"math"
+)
+
+// Layout constants for axes, in pixels.
+const (
+	tickLength      = 5 // major tick mark length
+	minorTickLength = 3
+	tickLabelPad    = 4 // gap between tick mark and its label
+	axisLabelGap    = 8 // gap between tick labels and the axis label
+	outerPad        = 6 // padding inside the outer rectangle
+	titleGap        = 8 // gap between the title and the plot
+	labelSpacing    = 8 // minimum free space between neighbouring tick labels
+	minPlotSize     = 16
+)
+
+// AxesOptions configures the decorations of an Axes.
+type AxesOptions struct {
+	Title  string // Bold, centred above the plot area.
+	XLabel string // Centred below the x tick labels.
+	YLabel string // Rotated, left of the y tick labels.
+	Theme  *Theme // Nil means LightTheme().
+
+	HideXGrid bool // No vertical grid lines at x ticks.
+	HideYGrid bool // No horizontal grid lines at y ticks.
+}
+
+// Axes is a plot area inside a rectangle, with x and y scales fitted to it
+// and room around it for ticks, labels and a title.
+//
+// Make one with NewAxes, call Draw to paint the background, grid, frame,
+// ticks and labels, then draw data with the plot methods (Line, Histogram,
+// Heatmap, ...), which clip to the plot area. Labels of bands and markers
+// drawn after Draw avoid each other, so an Axes belongs to one goroutine
+// while it draws.
+type Axes struct {
+	Outer image.Rectangle // The rectangle given to NewAxes.
+	Plot  image.Rectangle // The data area inside the frame.
+	X, Y  Scale           // Scales fitted to Plot (y grows upwards).
+	Theme Theme
+	opts  AxesOptions
+
+	labels []image.Rectangle // marker and band labels drawn since Draw
+}
+
+// NewAxes lays out axes in outer: it measures the tick labels of x and y and
+// the texts in opts, sizes the margins to fit them, and fits the scales to
+// the remaining plot area. It fails if a scale is nil or outer is too small
+// to leave a plot area of at least 16x16 pixels.
+func NewAxes(outer image.Rectangle, x, y Scale, opts AxesOptions) (*Axes, error) {
+	if x == nil || y == nil {
+		return nil, fmt.Errorf("draw: axes: %w: nil scale", ErrBadArgument)
+	}
+	outer = outer.Canon()
+	a := &Axes{Outer: outer, Theme: themeOrDefault(opts.Theme), opts: opts}
+	plot := outer
+	for range 4 {
+		a.fit(x, y, plot)
+		next := a.plotRect()
+		if next == plot {
+			break
+		}
+		plot = next
+	}
+	a.fit(x, y, plot)
+	if plot.Dx() < minPlotSize || plot.Dy() < minPlotSize {
+		return nil, fmt.Errorf("draw: axes in %v: %w: plot area %v", outer, ErrTooSmall, plot)
+	}
+	return a, nil
+}
+
+// fit sets the plot rectangle and fits the scales to it. Domain ends map to
+// the centres of the edge pixels.
+func (a *Axes) fit(x, y Scale, plot image.Rectangle) {
+	a.Plot = plot
+	a.X = x.WithRange(float64(plot.Min.X)+0.5, float64(plot.Max.X)-0.5)
+	a.Y = y.WithRange(float64(plot.Max.Y)-0.5, float64(plot.Min.Y)+0.5)
+}
+
+// plotRect computes the plot area that leaves room for the current ticks.
+func (a *Axes) plotRect() image.Rectangle {
+	th := a.Theme
+	tick := MeasureText("0", th.tickStyle())
+	label := MeasureText("Xy", th.labelStyle())
+	yw := 0
+	for _, t := range a.Y.Ticks() {
+		if t.Label != "" {
+			yw = max(yw, MeasureText(t.Label, th.tickStyle()).Width)
+		}
+	}
+	left := outerPad + yw + tickLabelPad + tickLength + 1
+	if a.opts.YLabel != "" {
+		left += label.Height() + axisLabelGap
+	}
+	bottom := 1 + tickLength + tickLabelPad + tick.Height() + outerPad
+	if a.opts.XLabel != "" {
+		bottom += axisLabelGap + label.Height()
+	}
+	top := outerPad + tick.Height()/2
+	if a.opts.Title != "" {
+		top = outerPad + MeasureText(a.opts.Title, th.titleStyle()).Height() + titleGap
+	}
+	right := outerPad + 6
+	// The first and last x labels are centred on their ticks and may stick
+	// out of the plot area.
+	xt := a.X.Ticks()
+	for _, t := range xt {
+		if t.Label == "" {
+			continue
+		}
+		half := MeasureText(t.Label, th.tickStyle()).Width/2 + outerPad
+		px := a.X.Map(t.Value)
+		if finite(px) {
+			right = max(right, half-int(float64(a.Plot.Max.X)-px))
+			left = max(left, half-int(px-float64(a.Plot.Min.X)))
+		}
+	}
+	o := a.Outer
+	// Not image.Rect: margins larger than outer must give an empty (not a
+	// swapped) rectangle.
+	return image.Rectangle{Min: image.Pt(o.Min.X+left, o.Min.Y+top), Max: image.Pt(o.Max.X-right, o.Max.Y-bottom)}
+}
+
+// Map returns the pixel position of data point (x, y).
+func (a *Axes) Map(x, y float64) Point { return Point{a.X.Map(x), a.Y.Map(y)} }
+
+// Clip returns the part of dst inside the plot area, for drawing data that
+// must not spill over the frame.
+func (a *Axes) Clip(dst *image.RGBA) *image.RGBA {
+	if dst == nil {
+		return nil
+	}
+	return dst.SubImage(a.Plot).(*image.RGBA)
+}
+
+// Draw paints the axes: outer and plot backgrounds, grid lines at labelled
+// ticks, the frame, tick marks, tick labels (thinned where they would
+// overlap), axis labels and the title.
+func (a *Axes) Draw(dst *image.RGBA) {
+	if dst == nil {
+		return
+	}
+	th := a.Theme
+	p := a.Plot
+	a.labels = a.labels[:0]
+	FillRect(dst, a.Outer, th.Background)
+	FillRect(dst, p, th.PlotBackground)
+
+	xt := visibleTicks(a.X, a.X.Ticks())
+	yt := visibleTicks(a.Y, a.Y.Ticks())
+	if !a.opts.HideXGrid {
+		for _, t := range xt {
+			if !t.Minor {
+				VLine(dst, pixel(a.X.Map(t.Value)), p.Min.Y, p.Max.Y-1, th.Grid)
+			}
+		}
+	}
+	if !a.opts.HideYGrid {
+		for _, t := range yt {
+			if !t.Minor {
+				HLine(dst, p.Min.X, p.Max.X-1, pixel(a.Y.Map(t.Value)), th.Grid)
+			}
+		}
+	}
+	StrokeRect(dst, p.Inset(-1), 1, th.Frame)
+
+	ts := th.tickStyle()
+	// X ticks and labels.
+	xs := ts
+	xs.Align, xs.VAlign = AlignCenter, AlignTop
+	labelY := float64(p.Max.Y + 1 + tickLength + tickLabelPad)
+	xStride := labelStride(xt, a.X, ts, true)
+	n := 0
+	for _, t := range xt {
+		col := pixel(a.X.Map(t.Value))
+		l := tickLength
+		if t.Minor {
+			l = minorTickLength
+		}
+		VLine(dst, col, p.Max.Y+1, p.Max.Y+l, th.Frame)
+		if t.Label == "" {
+			continue
+		}
+		if n%xStride == 0 {
+			DrawText(dst, t.Label, float64(col)+0.5, labelY, xs)
+		}
+		n++
+	}
+	// Y ticks and labels.
+	ys := ts
+	ys.Align, ys.VAlign = AlignRight, AlignMiddle
+	labelX := float64(p.Min.X - 1 - tickLength - tickLabelPad)
+	yStride := labelStride(yt, a.Y, ts, false)
+	n = 0
+	for _, t := range yt {
+		row := pixel(a.Y.Map(t.Value))
+		l := tickLength
+		if t.Minor {
+			l = minorTickLength
+		}
+		HLine(dst, p.Min.X-l-1, p.Min.X-2, row, th.Frame)
+		if t.Label == "" {
+			continue
+		}
+		if n%yStride == 0 {
+			DrawText(dst, t.Label, labelX, float64(row)+0.5, ys)
+		}
+		n++
+	}
+
+	ls := th.labelStyle()
+	if a.opts.XLabel != "" {
+		ls.Align, ls.VAlign = AlignCenter, AlignBottom
+		DrawText(dst, a.opts.XLabel, float64(p.Min.X+p.Max.X)/2, float64(a.Outer.Max.Y-outerPad), ls)
+	}
+	if a.opts.YLabel != "" {
+		ls.Align, ls.VAlign = AlignCenter, AlignTop
+		DrawTextRotated(dst, a.opts.YLabel, float64(a.Outer.Min.X+outerPad), float64(p.Min.Y+p.Max.Y)/2, ls)
+	}
+	if a.opts.Title != "" {
+		tts := th.titleStyle()
+		tts.Align, tts.VAlign = AlignCenter, AlignTop
+		DrawText(dst, a.opts.Title, float64(p.Min.X+p.Max.X)/2, float64(a.Outer.Min.Y+outerPad), tts)
+	}
+}
+
+// pixel returns the pixel column or row containing coordinate v.
+func pixel(v float64) int { return int(math.Floor(v)) }
+
+// visibleTicks keeps the ticks whose position lies inside the pixel range.
+func visibleTicks(s Scale, ticks []Tick) []Tick {
+	p0, p1 := s.Range()
+	lo, hi := math.Min(p0, p1)-0.5, math.Max(p0, p1)+0.5
+	out := ticks[:0:0]
+	for _, t := range ticks {
+		if v := s.Map(t.Value); v >= lo && v <= hi {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// labelStride returns k such that drawing every k-th labelled tick leaves at
+// least labelSpacing pixels between neighbouring labels.
+func labelStride(ticks []Tick, s Scale, st TextStyle, horizontal bool) int {
+	type span struct{ lo, hi float64 }
+	var spans []span
+	for _, t := range ticks {
+		if t.Label == "" {
+			continue
+		}
+		c := s.Map(t.Value)
+		size := float64(MeasureText(t.Label, st).Height())
+		if horizontal {
+			size = float64(MeasureText(t.Label, st).Width)
+		}
+		spans = append(spans, span{c - size/2, c + size/2})
+	}
+	for k := 1; k < len(spans); k++ {
+		ok := true
+		for i := k; i < len(spans) && ok; i += k {
+			a, b := spans[i-k], spans[i]
+			gap := math.Max(b.lo-a.hi, a.lo-b.hi)
+			ok = gap >= labelSpacing
+		}
+		if ok {
+			return k
+		}
+	}
+	return max(len(spans), 1)
+}

@@ -1,0 +1,307 @@
+package draw
+
+import (
+	"fmt"
+	"image"
+	"math"
+)
+
+// HeatmapStyle says how to colour a heatmap.
+type HeatmapStyle struct {
+	// Map is the colour map; nil means Viridis.
+	Map *ColorMap
+	// Value maps data values to colour-map positions: its domain's lo gets
+	// the map's first colour and hi the last. Nil means a linear scale over
+	// the finite data range. Use NewLinear(-m, m) with BlueWhiteRed for
+	// signed errors, or NewLog10 for magnitudes.
+	Value Scale
+}
+
+// resolve fills in defaults and returns the colour map and a value scale
+// with pixel range [0, 1].
+func (st HeatmapStyle) resolve(data [][]float64) (*ColorMap, Scale, error) {
+	cm := st.Map
+	if cm == nil {
+		cm = Viridis
+	}
+	v := st.Value
+	if v == nil {
+		lo, hi, err := ValueRange(data)
+		if err != nil {
+			return nil, nil, err
+		}
+		if lo == hi {
+			lo, hi = lo-0.5, hi+0.5
+		}
+		lin, err := NewLinear(lo, hi)
+		if err != nil {
+			return nil, nil, err
+		}
+		v = lin
+	}
+	return cm, v.WithRange(0, 1), nil
+}
+
+// checkGrid validates a rectangular grid and returns its size.
+func checkGrid(data [][]float64) (rows, cols int, err error) {
+	rows = len(data)
+	if rows == 0 || len(data[0]) == 0 {
+		return 0, 0, fmt.Errorf("draw: heatmap: %w", ErrEmptyData)
+	}
+	cols = len(data[0])
+	for i, row := range data {
+		if len(row) != cols {
+			return 0, 0, fmt.Errorf("draw: heatmap: %w: row %d has %d values, row 0 has %d", ErrLengthMismatch, i, len(row), cols)
+		}
+	}
+	return rows, cols, nil
+}
+
+// ValueRange returns the smallest and largest finite values in data. It
+// fails if there are none.
+func ValueRange(data [][]float64) (lo, hi float64, err error) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, row := range data {
+		for _, v := range row {
+			if finite(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	if lo > hi {
+		return 0, 0, fmt.Errorf("draw: value range: %w: no finite values", ErrEmptyData)
+	}
+	return lo, hi, nil
+}
+
+// SymmetricRange returns (-m, m) where m is the largest finite |value| in
+// data (1 if all values are 0), the range a diverging map needs so that
+// zero sits at its centre.
+func SymmetricRange(data [][]float64) (lo, hi float64, err error) {
+	lo, hi, err = ValueRange(data)
+	if err != nil {
+		return 0, 0, err
+	}
+	m := math.Max(math.Abs(lo), math.Abs(hi))
+	if m == 0 {
+		m = 1
+	}
+	return -m, m, nil
+}
+
+// cellIndices converts every cell to a colour LUT index (-1 for NaN or
+// values the scale cannot place).
+func cellIndices(data [][]float64, value Scale) []int16 {
+	rows, cols := len(data), len(data[0])
+	idx := make([]int16, rows*cols)
+	for r, row := range data {
+		for c, v := range row {
+			t := math.NaN()
+			if !math.IsNaN(v) {
+				t = value.Map(v)
+			}
+			if math.IsNaN(t) {
+				idx[r*cols+c] = -1
+			} else {
+				idx[r*cols+c] = int16(lutIndex(t))
+			}
+		}
+	}
+	return idx
+}
+
+// paintCells fills area (clipped to dst) so that pixel (x, y) gets the
+// colour of cell (rowOf[y-area.Min.Y], colOf[x-area.Min.X]); negative
+// row or column indices leave the pixel untouched.
+func paintCells(dst *image.RGBA, area image.Rectangle, idx []int16, cols int, rowOf, colOf []int, cm *ColorMap) {
+	clip := area.Intersect(dst.Rect)
+	if clip.Empty() {
+		return
+	}
+	lut := cm.LUT()
+	w := 4 * clip.Dx()
+	prevRow, prevY := -1, 0
+	for y := clip.Min.Y; y < clip.Max.Y; y++ {
+		r := rowOf[y-area.Min.Y]
+		if r < 0 {
+			continue
+		}
+		pix := dst.Pix[dst.PixOffset(clip.Min.X, y):][:w]
+		if r == prevRow {
+			// Same grid row as the previous painted pixel row: copy its
+			// cell pixels, leaving pixels outside the grid untouched.
+			copyRowCells(pix, dst.Pix[dst.PixOffset(clip.Min.X, prevY):][:w], colOf[clip.Min.X-area.Min.X:])
+			continue
+		}
+		cells := idx[r*cols : (r+1)*cols]
+		for i, x := 0, clip.Min.X; x < clip.Max.X; i, x = i+4, x+1 {
+			c := colOf[x-area.Min.X]
+			if c < 0 {
+				continue
+			}
+			col := NaNColor
+			if k := cells[c]; k >= 0 {
+				col = lut[k]
+			}
+			pix[i], pix[i+1], pix[i+2], pix[i+3] = col.R, col.G, col.B, col.A
+		}
+		prevRow, prevY = r, y
+	}
+}
+
+// copyRowCells copies the pixels of src whose column has a cell
+// (colOf[x] >= 0) into dst, in runs.
+func copyRowCells(dst, src []uint8, colOf []int) {
+	n := len(dst) / 4
+	for x := 0; x < n; {
+		if colOf[x] < 0 {
+			x++
+			continue
+		}
+		e := x
+		for e < n && colOf[e] >= 0 {
+			e++
+		}
+		copy(dst[4*x:4*e], src[4*x:4*e])
+		x = e
+	}
+}
+
+// DrawHeatmap fills r with the grid data[row][col], row 0 at the top and
+// column 0 at the left, each cell a nearest-neighbour block of pixels. NaN
+// cells get NaNColor. It fails on empty or ragged data, or when st.Value is
+// nil and no value is finite.
+func DrawHeatmap(dst *image.RGBA, r image.Rectangle, data [][]float64, st HeatmapStyle) error {
+	if dst == nil {
+		return fmt.Errorf("draw: heatmap: %w", ErrNilImage)
+	}
+	rows, cols, err := checkGrid(data)
+	if err != nil {
+		return err
+	}
+	cm, value, err := st.resolve(data)
+	if err != nil {
+		return err
+	}
+	r = r.Canon()
+	if r.Empty() {
+		return nil
+	}
+	rowOf := make([]int, r.Dy())
+	for y := range rowOf {
+		rowOf[y] = min(y*rows/r.Dy(), rows-1)
+	}
+	colOf := make([]int, r.Dx())
+	for x := range colOf {
+		colOf[x] = min(x*cols/r.Dx(), cols-1)
+	}
+	paintCells(dst, r, cellIndices(data, value), cols, rowOf, colOf, cm)
+	return nil
+}
+
+// Heatmap fills the plot area with the grid data[row][col], mapping the
+// grid through the axes' scales: with lo and hi the smaller and larger end
+// of a scale's domain and w, h the cell sizes ((hi−lo)/cols, (hi−lo)/rows),
+// column j covers x from lo+j·w to lo+(j+1)·w and row i covers y from
+// lo+i·h to lo+(i+1)·h. So on an ordinary y axis row 0 is at the bottom; a
+// reversed y scale (such as NewLinear(rows, 0)) puts it at the top like a
+// matrix, with tick labels counting rows downwards. With band scales, cell i
+// is the band of category i.
+func (a *Axes) Heatmap(dst *image.RGBA, data [][]float64, st HeatmapStyle) error {
+	if dst == nil {
+		return fmt.Errorf("draw: heatmap: %w", ErrNilImage)
+	}
+	rows, cols, err := checkGrid(data)
+	if err != nil {
+		return err
+	}
+	cm, value, err := st.resolve(data)
+	if err != nil {
+		return err
+	}
+	p := a.Plot
+	cellOf := func(s Scale, px float64, n int) int {
+		lo, hi := s.Domain()
+		lo, hi = math.Min(lo, hi), math.Max(lo, hi)
+		f := (s.Invert(px) - lo) / (hi - lo)
+		if !(f >= 0 && f < 1) {
+			if f == 1 { // the far edge belongs to the last cell
+				return n - 1
+			}
+			return -1
+		}
+		return min(int(f*float64(n)), n-1)
+	}
+	colOf := make([]int, p.Dx())
+	for i := range colOf {
+		colOf[i] = cellOf(a.X, float64(p.Min.X+i)+0.5, cols)
+	}
+	rowOf := make([]int, p.Dy())
+	for i := range rowOf {
+		rowOf[i] = cellOf(a.Y, float64(p.Min.Y+i)+0.5, rows)
+	}
+	paintCells(a.Clip(dst), p, cellIndices(data, value), cols, rowOf, colOf, cm)
+	return nil
+}
+
+// DrawColorBar draws a vertical colour bar for cm and the value scale (the
+// same scale given as HeatmapStyle.Value) in r: the gradient fills a strip
+// at the left of r, 18 px wide, spanning r's full height (so give r the same
+// vertical extent as the plot area it belongs to); ticks and their labels go
+// to its right, and label, rotated, right of the tick labels. A nil cm means
+// Viridis; a nil theme means LightTheme().
+func DrawColorBar(dst *image.RGBA, r image.Rectangle, cm *ColorMap, value Scale, label string, th *Theme) error {
+	if dst == nil {
+		return fmt.Errorf("draw: colour bar: %w", ErrNilImage)
+	}
+	if value == nil {
+		return fmt.Errorf("draw: colour bar: %w: nil value scale", ErrBadArgument)
+	}
+	if cm == nil {
+		cm = Viridis
+	}
+	t := themeOrDefault(th)
+	r = r.Canon()
+	const barWidth = 18
+	if r.Dx() < barWidth || r.Dy() < minPlotSize {
+		return fmt.Errorf("draw: colour bar in %v: %w", r, ErrTooSmall)
+	}
+	bar := image.Rect(r.Min.X, r.Min.Y, r.Min.X+barWidth, r.Max.Y)
+	unit := value.WithRange(0, 1)
+	pix := value.WithRange(float64(bar.Max.Y)-0.5, float64(bar.Min.Y)+0.5)
+	lut := cm.LUT()
+	for y := bar.Min.Y; y < bar.Max.Y; y++ {
+		k := lutIndex(unit.Map(pix.Invert(float64(y) + 0.5)))
+		FillRect(dst, image.Rect(bar.Min.X, y, bar.Max.X, y+1), lut[k])
+	}
+	StrokeRect(dst, bar.Inset(-1), 1, t.Frame)
+
+	ts := t.tickStyle()
+	ts.VAlign = AlignMiddle
+	ticks := visibleTicks(pix, pix.Ticks())
+	stride := labelStride(ticks, pix, ts, false)
+	n, labelW := 0, 0
+	for _, tk := range ticks {
+		row := pixel(pix.Map(tk.Value))
+		l := tickLength
+		if tk.Minor {
+			l = minorTickLength
+		}
+		HLine(dst, bar.Max.X+1, bar.Max.X+l, row, t.Frame)
+		if tk.Label == "" {
+			continue
+		}
+		if n%stride == 0 {
+			box := DrawText(dst, tk.Label, float64(bar.Max.X+1+tickLength+tickLabelPad), float64(row)+0.5, ts)
+			labelW = max(labelW, box.Dx())
+		}
+		n++
+	}
+	if label != "" {
+		ls := t.labelStyle()
+		ls.Align, ls.VAlign = AlignCenter, AlignTop
+		x := bar.Max.X + 1 + tickLength + tickLabelPad + labelW + axisLabelGap
+		DrawTextRotated(dst, label, float64(x), float64(r.Min.Y+r.Max.Y)/2, ls)
+	}
+	return nil
+}

@@ -1,0 +1,257 @@
+package draw
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+)
+
+// BarStyle says how to draw histogram and bar chart bars.
+type BarStyle struct {
+	Fill      color.RGBA // Zero means Blue.
+	Edge      color.RGBA // Outline colour; zero means no outline.
+	EdgeWidth int        // Outline width in pixels; 0 means 1 when Edge is set.
+}
+
+func (st BarStyle) withDefaults() BarStyle {
+	if st.Fill == (color.RGBA{}) {
+		st.Fill = Blue
+	}
+	if st.Edge != (color.RGBA{}) && st.EdgeWidth <= 0 {
+		st.EdgeWidth = 1
+	}
+	return st
+}
+
+// spanPixels returns the half-open pixel interval [i0, i1) whose pixel
+// centres lie between pixel coordinates a and b (either order), widened to
+// one pixel if it would be empty.
+func spanPixels(a, b float64) (int, int) {
+	if a > b {
+		a, b = b, a
+	}
+	i0 := int(math.Ceil(a - 0.5))
+	i1 := int(math.Ceil(b - 0.5))
+	if i1 <= i0 {
+		i1 = i0 + 1
+	}
+	return i0, i1
+}
+
+// baselinePixel is the pixel y of the bars' base: y=0 when the y scale can
+// place it inside the plot, else the nearer plot edge (the bottom on log
+// scales).
+func (a *Axes) baselinePixel() float64 {
+	y0 := a.Y.Map(0)
+	p0, p1 := a.Y.Range()
+	lo, hi := math.Min(p0, p1), math.Max(p0, p1)
+	if math.IsNaN(y0) {
+		return p0
+	}
+	return math.Min(math.Max(y0, lo), hi)
+}
+
+// fillBar draws one bar between pixel x positions xa, xb from the baseline
+// to pixel y position yTop.
+func (a *Axes) fillBar(clip *image.RGBA, xa, xb, yBase, yTop float64, st BarStyle) {
+	if !finite(xa) || !finite(xb) || !finite(yTop) {
+		return
+	}
+	// Keep far-away coordinates in int range.
+	lim := func(v float64) float64 { return math.Min(math.Max(v, -1e6), 1e6) }
+	x0, x1 := spanPixels(lim(xa), lim(xb))
+	y0, y1 := spanPixels(lim(yTop), lim(yBase))
+	r := image.Rect(x0, y0, x1, y1)
+	FillRect(clip, r, st.Fill)
+	if st.EdgeWidth > 0 {
+		StrokeRect(clip, r, st.EdgeWidth, st.Edge)
+	}
+}
+
+// Histogram draws bars for bins [edges[i], edges[i+1]) with heights
+// counts[i]; len(edges) must be len(counts)+1. Bars rise from y=0 (or the
+// bottom of the plot when the y scale is logarithmic, where counts ≤ 0 are
+// left out). Bins with non-finite edges or counts are skipped. Adjacent bars
+// share their edge pixel exactly, with no gaps or overlaps.
+func (a *Axes) Histogram(dst *image.RGBA, edges, counts []float64, st BarStyle) error {
+	if len(counts) == 0 {
+		return fmt.Errorf("draw: histogram: %w", ErrEmptyData)
+	}
+	if len(edges) != len(counts)+1 {
+		return fmt.Errorf("draw: histogram: %w: %d edges for %d counts (want counts+1)", ErrLengthMismatch, len(edges), len(counts))
+	}
+	st = st.withDefaults()
+	clip := a.Clip(dst)
+	base := a.baselinePixel()
+	for i, c := range counts {
+		if !finite(c) {
+			continue
+		}
+		a.fillBar(clip, a.X.Map(edges[i]), a.X.Map(edges[i+1]), base, a.Y.Map(c), st)
+	}
+	return nil
+}
+
+// Bars draws a bar of the given width (in x data units) centred on each
+// xs[i] with height heights[i], as for a BandScale where category i sits at
+// x = i and width 0.8 leaves a gap between bars. Non-finite values are
+// skipped.
+func (a *Axes) Bars(dst *image.RGBA, xs, heights []float64, width float64, st BarStyle) error {
+	if err := checkXY("bars", xs, heights); err != nil {
+		return err
+	}
+	if !(width > 0) || math.IsInf(width, 0) {
+		return fmt.Errorf("draw: bars: %w: width %g", ErrBadArgument, width)
+	}
+	st = st.withDefaults()
+	clip := a.Clip(dst)
+	base := a.baselinePixel()
+	for i, x := range xs {
+		if !finite(x) || !finite(heights[i]) {
+			continue
+		}
+		a.fillBar(clip, a.X.Map(x-width/2), a.X.Map(x+width/2), base, a.Y.Map(heights[i]), st)
+	}
+	return nil
+}
+
+// VBand shades the full-height band between x0 and x1 (data units), such as
+// the window of magnitudes a format can represent, and writes label (if
+// any) centred at the top of its visible part. A zero fill means translucent sky blue; use
+// a translucent colour (see WithAlpha) to keep the grid visible.
+func (a *Axes) VBand(dst *image.RGBA, x0, x1 float64, fill color.RGBA, label string) {
+	if fill == (color.RGBA{}) {
+		fill = WithAlpha(SkyBlue, 0x40)
+	}
+	clip := a.Clip(dst)
+	pa, pb := a.X.Map(x0), a.X.Map(x1)
+	if !finite(pa) || !finite(pb) {
+		return
+	}
+	lim := func(v float64) float64 { return math.Min(math.Max(v, -1e6), 1e6) }
+	c0, c1 := spanPixels(lim(pa), lim(pb))
+	r := image.Rect(c0, a.Plot.Min.Y, c1, a.Plot.Max.Y).Intersect(a.Plot)
+	FillRect(clip, r, fill)
+	if label != "" && !r.Empty() {
+		ts := a.Theme.tickStyle()
+		ts.Color, ts.Align, ts.VAlign = a.Theme.MutedText, AlignCenter, AlignTop
+		a.labelBox(clip, label, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+4), ts)
+	}
+}
+
+// HBand shades the full-width band between y0 and y1 (data units) and
+// writes label (if any) at its top-left corner.
+func (a *Axes) HBand(dst *image.RGBA, y0, y1 float64, fill color.RGBA, label string) {
+	if fill == (color.RGBA{}) {
+		fill = WithAlpha(SkyBlue, 0x40)
+	}
+	clip := a.Clip(dst)
+	pa, pb := a.Y.Map(y0), a.Y.Map(y1)
+	if !finite(pa) || !finite(pb) {
+		return
+	}
+	lim := func(v float64) float64 { return math.Min(math.Max(v, -1e6), 1e6) }
+	r0, r1 := spanPixels(lim(pa), lim(pb))
+	r := image.Rect(a.Plot.Min.X, r0, a.Plot.Max.X, r1).Intersect(a.Plot)
+	FillRect(clip, r, fill)
+	if label != "" && !r.Empty() {
+		ts := a.Theme.tickStyle()
+		ts.Color, ts.VAlign = a.Theme.MutedText, AlignTop
+		a.labelBox(clip, label, float64(r.Min.X+4), float64(r.Min.Y+4), ts)
+	}
+}
+
+// labelBox draws text over a translucent background so that it stays
+// readable over grid lines and data. A label that would overlap one drawn
+// earlier since the last Draw moves down below it.
+func (a *Axes) labelBox(dst *image.RGBA, s string, x, y float64, st TextStyle) image.Rectangle {
+	box := DrawText(nil, s, x, y, st)
+	for range 8 {
+		hit := false
+		for _, prev := range a.labels {
+			if box.Inset(-2).Overlaps(prev.Inset(-2)) {
+				dy := prev.Max.Y + 4 - box.Min.Y
+				box = box.Add(image.Pt(0, dy))
+				y += float64(dy)
+				hit = true
+			}
+		}
+		if !hit {
+			break
+		}
+	}
+	a.labels = append(a.labels, box)
+	FillRect(dst, box.Inset(-2), a.Theme.LegendFill)
+	return DrawText(dst, s, x, y, st)
+}
+
+// VMarker draws a full-height vertical line at x (data units), such as a
+// format's max or min normal, with label (if any) next to its top end: to
+// the right of the line, or to the left if it would not fit.
+func (a *Axes) VMarker(dst *image.RGBA, x float64, label string, st LineStyle) {
+	st = a.lineDefaults(st)
+	px := a.X.Map(x)
+	if !finite(px) {
+		return
+	}
+	clip := a.Clip(dst)
+	top, bottom := float64(a.Plot.Min.Y), float64(a.Plot.Max.Y)
+	line := []Point{{px, bottom}, {px, top}}
+	if len(st.Dash) > 0 {
+		DashedPolyline(clip, line, st.Width, st.Dash, st.Color)
+	} else {
+		Polyline(clip, line, st.Width, st.Color)
+	}
+	if label == "" {
+		return
+	}
+	ts := a.Theme.tickStyle()
+	ts.Color, ts.VAlign = st.Color, AlignTop
+	w := float64(MeasureText(label, ts).Width)
+	lx := px + st.Width/2 + 4
+	if lx+w > float64(a.Plot.Max.X)-2 {
+		lx, ts.Align = px-st.Width/2-4, AlignRight
+	}
+	a.labelBox(clip, label, lx, top+4, ts)
+}
+
+// HMarker draws a full-width horizontal line at y (data units) with label
+// (if any) above its right end.
+func (a *Axes) HMarker(dst *image.RGBA, y float64, label string, st LineStyle) {
+	st = a.lineDefaults(st)
+	py := a.Y.Map(y)
+	if !finite(py) {
+		return
+	}
+	clip := a.Clip(dst)
+	line := []Point{{float64(a.Plot.Min.X), py}, {float64(a.Plot.Max.X), py}}
+	if len(st.Dash) > 0 {
+		DashedPolyline(clip, line, st.Width, st.Dash, st.Color)
+	} else {
+		Polyline(clip, line, st.Width, st.Color)
+	}
+	if label == "" {
+		return
+	}
+	ts := a.Theme.tickStyle()
+	ts.Color, ts.Align, ts.VAlign = st.Color, AlignRight, AlignBottom
+	ly := py - st.Width/2 - 3
+	if ly-float64(MeasureText(label, ts).Height()) < float64(a.Plot.Min.Y) {
+		ly, ts.VAlign = py+st.Width/2+3, AlignTop
+	}
+	a.labelBox(clip, label, float64(a.Plot.Max.X-4), ly, ts)
+}
+
+// Text draws s anchored at data point (x, y), clipped to the plot area. A
+// zero colour means the theme's foreground.
+func (a *Axes) Text(dst *image.RGBA, x, y float64, s string, st TextStyle) {
+	if st.Color == (color.RGBA{}) {
+		st.Color = a.Theme.Foreground
+	}
+	p := a.Map(x, y)
+	if !p.finite() {
+		return
+	}
+	DrawText(a.Clip(dst), s, p.X, p.Y, st)
+}
