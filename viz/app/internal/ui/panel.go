@@ -1,0 +1,384 @@
+package ui
+
+import (
+	"image"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fp8lab/fp8lab/viz"
+	"github.com/fp8lab/fp8lab/viz/draw"
+)
+
+// Sizes of the control panel and the tab bar, in logical pixels.
+const (
+	PanelWidth = 300
+	TabHeight  = 42
+	panelPad   = 16
+	textSize   = 15
+)
+
+// Colours of the controls.
+var (
+	panelBG     = draw.Hex(0xf3f4f6)
+	panelRule   = draw.Hex(0xd9dce1)
+	accent      = draw.Blue
+	controlBG   = draw.Hex(0xffffff)
+	controlEdge = draw.Hex(0xb8bcc4)
+	textColor   = draw.Hex(0x1a1a1a)
+	mutedColor  = draw.Hex(0x555555)
+	errorColor  = draw.Vermillion
+)
+
+// widget is one parameter's control, laid out in panel coordinates.
+type widget struct {
+	p      viz.Param
+	value  string
+	row    image.Rectangle   // the label and the control
+	track  image.Rectangle   // slider track (number, int)
+	opts   []image.Rectangle // option buttons (choice)
+	toggle image.Rectangle   // switch (bool)
+	box    image.Rectangle   // text box (text)
+}
+
+// panelLayout is the control panel of one scene at one size.
+type panelLayout struct {
+	rect    image.Rectangle
+	widgets []widget
+	help    image.Rectangle // where the focused parameter's help goes
+	content int             // height of the widgets, for scrolling
+}
+
+func labelStyle() draw.TextStyle {
+	return draw.TextStyle{Font: draw.FontBold, Size: textSize, Color: textColor}
+}
+
+func valueStyle() draw.TextStyle {
+	return draw.TextStyle{Font: draw.FontRegular, Size: textSize, Color: textColor}
+}
+
+// layoutPanel places the widgets of params in r, scrolled up by scroll
+// pixels.
+func layoutPanel(r image.Rectangle, params []viz.Param, values map[string]string, scroll int) panelLayout {
+	L := panelLayout{rect: r}
+	x0, x1 := r.Min.X+panelPad, r.Max.X-panelPad
+	y := r.Min.Y + panelPad - scroll
+	lh := draw.MeasureText("Xg", labelStyle()).Height()
+	for _, p := range params {
+		w := widget{p: p, value: values[p.Name]}
+		top := y
+		y += lh + 4
+		switch p.Kind {
+		case viz.ParamChoice:
+			x := x0
+			bh := lh + 8
+			for _, o := range p.Options {
+				bw := draw.MeasureText(o, valueStyle()).Width + 18
+				if x > x0 && x+bw > x1 {
+					x, y = x0, y+bh+4
+				}
+				w.opts = append(w.opts, image.Rect(x, y, x+bw, y+bh))
+				x += bw + 4
+			}
+			y += bh
+		case viz.ParamNumber, viz.ParamInt:
+			w.track = image.Rect(x0+8, y+4, x1-8, y+20)
+			y += 24
+		case viz.ParamBool:
+			w.toggle = image.Rect(x0, y, x0+52, y+26)
+			y += 26
+		default:
+			w.box = image.Rect(x0, y, x1, y+lh+12)
+			y += lh + 12
+		}
+		y += 10
+		w.row = image.Rect(r.Min.X, top-5, r.Max.X, y-5)
+		L.widgets = append(L.widgets, w)
+	}
+	L.content = y + scroll - r.Min.Y
+	helpH := 4*lh + 2*panelPad
+	L.help = image.Rect(r.Min.X, r.Max.Y-helpH, r.Max.X, r.Max.Y)
+	return L
+}
+
+// sliderValue maps a pixel x on a widget's track to a parameter value,
+// snapped to the parameter's step.
+func sliderValue(w widget, x int) string {
+	t := w.track
+	f := math.Min(math.Max(float64(x-t.Min.X)/float64(max(t.Dx(), 1)), 0), 1)
+	v := w.p.Min + f*(w.p.Max-w.p.Min)
+	step := w.p.Step
+	if w.p.Kind == viz.ParamInt && step < 1 {
+		step = 1
+	}
+	if step > 0 {
+		v = w.p.Min + math.Round((v-w.p.Min)/step)*step
+	}
+	v = math.Min(math.Max(v, w.p.Min), w.p.Max)
+	if w.p.Kind == viz.ParamInt {
+		return strconv.FormatInt(int64(math.Round(v)), 10)
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// stepValue moves a widget's value by dir (-1 or +1) steps or options.
+func stepValue(w widget, dir int) (string, bool) {
+	switch w.p.Kind {
+	case viz.ParamChoice:
+		for i, o := range w.p.Options {
+			if o == w.value {
+				j := i + dir
+				if j < 0 || j >= len(w.p.Options) {
+					return "", false
+				}
+				return w.p.Options[j], true
+			}
+		}
+		if len(w.p.Options) > 0 {
+			return w.p.Options[0], true
+		}
+	case viz.ParamNumber, viz.ParamInt:
+		v, err := strconv.ParseFloat(w.value, 64)
+		if err != nil {
+			return "", false
+		}
+		step := w.p.Step
+		if step <= 0 {
+			step = (w.p.Max - w.p.Min) / 100
+		}
+		nv := math.Min(math.Max(v+float64(dir)*step, w.p.Min), w.p.Max)
+		if nv == v {
+			return "", false
+		}
+		if w.p.Kind == viz.ParamInt {
+			return strconv.FormatInt(int64(math.Round(nv)), 10), true
+		}
+		return strconv.FormatFloat(nv, 'g', 6, 64), true
+	case viz.ParamBool:
+		if w.value == "true" {
+			return "false", true
+		}
+		return "true", true
+	}
+	return "", false
+}
+
+// panelState is what the panel shows besides the values.
+type panelState struct {
+	focus   int    // focused widget, -1 for none
+	editing bool   // a text box is being edited
+	buf     string // the text being typed
+	status  string // last error, shown in red
+}
+
+// drawPanel paints the panel into dst (whose bounds are the panel's rect).
+func drawPanel(dst *image.RGBA, L panelLayout, ps panelState) {
+	draw.FillRect(dst, L.rect, panelBG)
+	draw.VLine(dst, L.rect.Max.X-1, L.rect.Min.Y, L.rect.Max.Y-1, panelRule)
+	body := image.Rect(L.rect.Min.X, L.rect.Min.Y, L.rect.Max.X, L.help.Min.Y)
+	clip, _ := dst.SubImage(body).(*image.RGBA)
+	for i, w := range L.widgets {
+		drawWidget(clip, w, ps, i == ps.focus)
+	}
+	if n := len(L.widgets); n > 0 && L.widgets[n-1].row.Max.Y > body.Max.Y {
+		ts := draw.TextStyle{Size: 13, Color: accent, Align: draw.AlignRight, VAlign: draw.AlignBottom}
+		draw.DrawText(clip, "more below ↓ (scroll or ↑↓)", float64(body.Max.X-panelPad), float64(body.Max.Y-2), ts)
+	}
+	drawHelp(dst, L, ps)
+}
+
+func drawWidget(dst *image.RGBA, w widget, ps panelState, focused bool) {
+	if focused {
+		draw.FillRect(dst, w.row, draw.Hex(0xe4ecf5))
+		draw.FillRect(dst, image.Rect(w.row.Min.X, w.row.Min.Y, w.row.Min.X+4, w.row.Max.Y), accent)
+	}
+	x0 := w.row.Min.X + panelPad
+	ls := labelStyle()
+	ls.VAlign = draw.AlignTop
+	lb := draw.DrawText(dst, w.p.Label, float64(x0), float64(w.row.Min.Y+6), ls)
+	vs := valueStyle()
+	switch w.p.Kind {
+	case viz.ParamChoice:
+		for i, r := range w.opts {
+			o := w.p.Options[i]
+			on := o == w.value
+			bg, fg := controlBG, textColor
+			if on {
+				bg, fg = accent, draw.Hex(0xffffff)
+			}
+			draw.FillRect(dst, r, bg)
+			draw.StrokeRect(dst, r, 1, controlEdge)
+			ts := vs
+			ts.Color, ts.Align, ts.VAlign = fg, draw.AlignCenter, draw.AlignMiddle
+			draw.DrawText(dst, o, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, ts)
+		}
+	case viz.ParamNumber, viz.ParamInt:
+		ts := vs
+		ts.Align, ts.VAlign = draw.AlignRight, draw.AlignTop
+		draw.DrawText(dst, w.value, float64(w.row.Max.X-panelPad), float64(lb.Min.Y), ts)
+		t := w.track
+		mid := (t.Min.Y + t.Max.Y) / 2
+		draw.FillRect(dst, image.Rect(t.Min.X, mid-2, t.Max.X, mid+2), controlEdge)
+		v, _ := strconv.ParseFloat(w.value, 64)
+		f := 0.0
+		if w.p.Max > w.p.Min {
+			f = math.Min(math.Max((v-w.p.Min)/(w.p.Max-w.p.Min), 0), 1)
+		}
+		kx := float64(t.Min.X) + f*float64(t.Dx())
+		draw.FillRect(dst, image.Rect(t.Min.X, mid-2, int(kx), mid+2), accent)
+		draw.FillCircle(dst, kx, float64(mid), 8, accent)
+		draw.FillCircle(dst, kx, float64(mid), 4, draw.Hex(0xffffff))
+	case viz.ParamBool:
+		r := w.toggle
+		on := w.value == "true"
+		bg := controlEdge
+		if on {
+			bg = accent
+		}
+		rad := float64(r.Dy()) / 2
+		cy := float64(r.Min.Y) + rad
+		draw.FillCircle(dst, float64(r.Min.X)+rad, cy, rad, bg)
+		draw.FillCircle(dst, float64(r.Max.X)-rad, cy, rad, bg)
+		draw.FillRect(dst, image.Rect(r.Min.X+int(rad), r.Min.Y, r.Max.X-int(rad), r.Max.Y), bg)
+		kx := float64(r.Min.X) + rad
+		if on {
+			kx = float64(r.Max.X) - rad
+		}
+		draw.FillCircle(dst, kx, cy, rad-3, draw.Hex(0xffffff))
+		ts := vs
+		ts.VAlign = draw.AlignMiddle
+		label := "off"
+		if on {
+			label = "on"
+		}
+		draw.DrawText(dst, label, float64(r.Max.X+10), cy, ts)
+	default:
+		r := w.box
+		draw.FillRect(dst, r, controlBG)
+		edge := controlEdge
+		text := w.value
+		if focused && ps.editing {
+			edge, text = accent, ps.buf+"|"
+		}
+		draw.StrokeRect(dst, r, 1, edge)
+		if focused && ps.editing {
+			draw.StrokeRect(dst, r.Inset(1), 1, edge)
+		}
+		ts := vs
+		ts.VAlign = draw.AlignMiddle
+		if text == "" {
+			ts.Color, text = mutedColor, "click to type"
+		}
+		clip, _ := dst.SubImage(r.Inset(3)).(*image.RGBA)
+		draw.DrawText(clip, text, float64(r.Min.X+8), float64(r.Min.Y+r.Max.Y)/2, ts)
+	}
+}
+
+// drawHelp writes the focused parameter's help (or the last error) and the
+// keyboard shortcuts at the bottom of the panel.
+func drawHelp(dst *image.RGBA, L panelLayout, ps panelState) {
+	r := L.help
+	draw.FillRect(dst, r, panelBG)
+	draw.HLine(dst, r.Min.X, r.Max.X-2, r.Min.Y, panelRule)
+	ts := draw.TextStyle{Font: draw.FontRegular, Size: 14, Color: mutedColor, VAlign: draw.AlignTop}
+	x, y := r.Min.X+panelPad, r.Min.Y+10
+	width := r.Dx() - 2*panelPad
+	var lines []string
+	switch {
+	case ps.status != "":
+		ts.Color = errorColor
+		lines = wrapText(ps.status, width, ts)
+	case ps.editing:
+		lines = wrapText("Type, then Enter to apply or Esc to cancel.", width, ts)
+	case ps.focus >= 0 && ps.focus < len(L.widgets):
+		lines = wrapText(L.widgets[ps.focus].p.Help, width, ts)
+	}
+	keys := draw.TextStyle{Font: draw.FontRegular, Size: 13, Color: mutedColor, VAlign: draw.AlignBottom}
+	lh := draw.MeasureText("Xg", ts).Height()
+	for _, l := range lines {
+		if y+2*lh > r.Max.Y-2*lh {
+			break
+		}
+		draw.DrawText(dst, l, float64(x), float64(y), ts)
+		y += lh + 2
+	}
+	kl := []string{"1–7 scene · ↑↓ select · ←→ change", "Enter edit · R reset · H panel · S save PNG"}
+	kh := draw.MeasureText("Xg", keys).Height()
+	for i, l := range kl {
+		draw.DrawText(dst, l, float64(x), float64(r.Max.Y-8-(len(kl)-1-i)*(kh+2)), keys)
+	}
+}
+
+// wrapText breaks s into lines no wider than width.
+func wrapText(s string, width int, ts draw.TextStyle) []string {
+	var lines []string
+	cur := ""
+	for _, w := range strings.Fields(s) {
+		try := w
+		if cur != "" {
+			try = cur + " " + w
+		}
+		if cur != "" && draw.MeasureText(try, ts).Width > width {
+			lines = append(lines, cur)
+			cur = w
+			continue
+		}
+		cur = try
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// tabRects lays the scene tabs across the top bar of width w.
+func tabRects(names []string, w int) []image.Rectangle {
+	ts := labelStyle()
+	out := make([]image.Rectangle, len(names))
+	x := 8
+	for i, n := range names {
+		tw := draw.MeasureText(tabLabel(i, n), ts).Width + 28
+		out[i] = image.Rect(x, 6, x+tw, TabHeight)
+		x += tw + 4
+	}
+	_ = w
+	return out
+}
+
+// tabLabel is "1 Explorer".
+func tabLabel(i int, name string) string {
+	return strconv.Itoa(i+1) + "  " + strings.ToUpper(name[:1]) + name[1:]
+}
+
+// drawTabs paints the tab bar into dst (bounds 0,0..w,TabHeight).
+func drawTabs(dst *image.RGBA, names []string, current string) {
+	b := dst.Bounds()
+	draw.FillRect(dst, b, draw.Hex(0xe6e8ec))
+	draw.HLine(dst, b.Min.X, b.Max.X-1, b.Max.Y-1, panelRule)
+	ts := labelStyle()
+	ts.Align, ts.VAlign = draw.AlignCenter, draw.AlignMiddle
+	for i, r := range tabRects(names, b.Dx()) {
+		bg, fg := draw.Hex(0xd5d9df), textColor
+		if names[i] == current {
+			bg = draw.Hex(0xffffff)
+		}
+		draw.FillRect(dst, r, bg)
+		if names[i] == current {
+			draw.FillRect(dst, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+3), accent)
+		}
+		ts.Color = fg
+		draw.DrawText(dst, tabLabel(i, names[i]), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2+1, ts)
+	}
+}
+
+// errorImage is a picture that says why a scene could not be drawn.
+func errorImage(dst *image.RGBA, msg string) {
+	draw.FillRect(dst, dst.Bounds(), draw.Hex(0xffffff))
+	ts := draw.TextStyle{Size: 16, Color: errorColor, VAlign: draw.AlignTop}
+	b := dst.Bounds()
+	y := b.Min.Y + 20
+	for _, l := range wrapText(msg, b.Dx()-40, ts) {
+		draw.DrawText(dst, l, float64(b.Min.X+20), float64(y), ts)
+		y += 22
+	}
+}

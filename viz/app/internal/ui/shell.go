@@ -1,0 +1,321 @@
+// Package ui is the display-independent part of the fp8lab app: the
+// scene tabs, the control panel generated from a scene's parameters, the
+// input handlers and the cached pictures, all drawn into image.RGBA with
+// viz/draw. Package app wraps a Shell into an ebiten.Game; keeping ebiten
+// out of this package lets its tests run without a display.
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"strings"
+	"sync"
+
+	"github.com/fp8lab/fp8lab/viz"
+)
+
+// Shell shows one scene at a time with its tabs and control panel. Its
+// methods are safe for concurrent use: a browser's event callbacks may call
+// them while the frame loop runs.
+type Shell struct {
+	mu     sync.Mutex
+	opts   Options
+	names  []string
+	scenes map[string]viz.Scene
+	cur    string
+	w, h   int // window size from Layout
+
+	focus   int    // focused widget, -1 for none
+	editing bool   // a text parameter is being typed
+	buf     string // what has been typed
+	status  string // last error
+	scroll  int    // panel scroll offset
+	drag    int    // widget whose slider is being dragged, -1 for none
+
+	// Cached pictures: re-rendered only when their signature changes.
+	sceneRGBA, panelRGBA, tabsRGBA *image.RGBA
+	sceneSig, panelSig, tabsSig    string
+	renders                        int
+}
+
+// Options configures a Shell.
+type Options struct {
+	// HidePanel hides the tab bar and the control panel.
+	HidePanel bool
+}
+
+// New returns a Shell showing the scene called name.
+func New(name string, opts Options) (*Shell, error) {
+	g := &Shell{opts: opts, names: viz.Names(), scenes: map[string]viz.Scene{}, focus: -1, drag: -1, w: 1280, h: 800}
+	if err := g.setScene(name); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// SetScene switches to the scene called name, keeping the parameters each
+// scene had when it was last shown.
+func (g *Shell) SetScene(name string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.setScene(name)
+}
+
+func (g *Shell) setScene(name string) error {
+	s, ok := g.scenes[name]
+	if !ok {
+		var err error
+		if s, err = viz.New(name); err != nil {
+			return err
+		}
+		g.scenes[name] = s
+	}
+	if g.cur != name {
+		g.focus, g.editing, g.scroll, g.drag, g.status = -1, false, 0, -1, ""
+	}
+	g.cur = name
+	return nil
+}
+
+// SetParam sets a parameter of the current scene; a bad value is an error
+// (also shown in the panel) and changes nothing.
+func (g *Shell) SetParam(name, value string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.setParam(name, value)
+}
+
+func (g *Shell) setParam(name, value string) error {
+	if err := g.scene().Set(name, value); err != nil {
+		g.status = strings.TrimPrefix(err.Error(), viz.ErrParam.Error()+": ")
+		return err
+	}
+	g.status = ""
+	return nil
+}
+
+// Param returns a parameter of the current scene.
+func (g *Shell) Param(name string) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.scene().Get(name)
+}
+
+// Scene returns the current scene. Change it through SetParam, or lock
+// out concurrent use yourself: the frame loop draws it on its own goroutine.
+func (g *Shell) Scene() viz.Scene {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.scene()
+}
+
+func (g *Shell) scene() viz.Scene { return g.scenes[g.cur] }
+
+// SceneName returns the name of the current scene.
+func (g *Shell) SceneName() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.cur
+}
+
+// SetPanelHidden hides or shows the tab bar and the control panel.
+func (g *Shell) SetPanelHidden(hide bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.opts.HidePanel = hide
+}
+
+// PanelHidden reports whether the tab bar and the control panel are hidden.
+func (g *Shell) PanelHidden() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.opts.HidePanel
+}
+
+// Renders returns how many times a scene has been rendered: it grows only
+// when a parameter or the size changes, not at every frame.
+func (g *Shell) Renders() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.renders
+}
+
+// Status returns the last error shown in the panel ("" when none).
+func (g *Shell) Status() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.status
+}
+
+// Layout is ebiten.Game's Layout: the screen is as large as the window, in
+// logical pixels.
+func (g *Shell) Layout(outsideWidth, outsideHeight int) (int, int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.w, g.h = max(outsideWidth, 1), max(outsideHeight, 1)
+	return g.w, g.h
+}
+
+// Areas of the window.
+func (g *Shell) tabsRect() image.Rectangle {
+	if g.opts.HidePanel {
+		return image.Rectangle{}
+	}
+	return image.Rect(0, 0, g.w, TabHeight)
+}
+
+func (g *Shell) panelRect() image.Rectangle {
+	if g.opts.HidePanel {
+		return image.Rectangle{}
+	}
+	return image.Rect(0, TabHeight, min(PanelWidth, g.w), g.h)
+}
+
+// SceneRect returns where the scene's picture goes in the window.
+func (g *Shell) SceneRect() image.Rectangle {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.sceneRect()
+}
+
+func (g *Shell) sceneRect() image.Rectangle {
+	if g.opts.HidePanel {
+		return image.Rect(0, 0, g.w, g.h)
+	}
+	return image.Rect(min(PanelWidth, g.w), TabHeight, g.w, g.h)
+}
+
+// values returns the current scene's parameter values.
+func (g *Shell) values() map[string]string {
+	out := map[string]string{}
+	for _, p := range g.scene().Params() {
+		v, _ := g.scene().Get(p.Name)
+		out[p.Name] = v
+	}
+	return out
+}
+
+func (g *Shell) layout() panelLayout {
+	return layoutPanel(g.panelRect(), g.scene().Params(), g.values(), g.scroll)
+}
+
+// signature identifies what a scene picture depends on.
+func (g *Shell) signature() string {
+	var b strings.Builder
+	r := g.sceneRect()
+	fmt.Fprintf(&b, "%s %dx%d", g.cur, r.Dx(), r.Dy())
+	for _, p := range g.scene().Params() {
+		v, _ := g.scene().Get(p.Name)
+		b.WriteString(";" + p.Name + "=" + v)
+	}
+	return b.String()
+}
+
+// refresh re-renders whatever changed since the last call and reports
+// which pictures are new.
+func (g *Shell) refresh() (scene, panel, tabs bool) {
+	sr := g.sceneRect()
+	if sig := g.signature(); sig != g.sceneSig || g.sceneRGBA == nil {
+		if g.sceneRGBA == nil || g.sceneRGBA.Rect.Size() != sr.Size() {
+			g.sceneRGBA = image.NewRGBA(image.Rect(0, 0, max(sr.Dx(), 1), max(sr.Dy(), 1)))
+		}
+		if err := g.scene().Render(g.sceneRGBA); err != nil {
+			errorImage(g.sceneRGBA, err.Error())
+		}
+		g.renders++
+		g.sceneSig, scene = sig, true
+	}
+	if g.opts.HidePanel {
+		return scene, false, false
+	}
+	pr := g.panelRect()
+	psig := fmt.Sprintf("%s %v %d %v %q %q %d", g.sceneSig, pr, g.focus, g.editing, g.buf, g.status, g.scroll)
+	if psig != g.panelSig || g.panelRGBA == nil {
+		if g.panelRGBA == nil || g.panelRGBA.Rect != pr {
+			g.panelRGBA = image.NewRGBA(pr)
+		}
+		drawPanel(g.panelRGBA, g.layout(), panelState{focus: g.focus, editing: g.editing, buf: g.buf, status: g.status})
+		g.panelSig, panel = psig, true
+	}
+	tr := g.tabsRect()
+	if tsig := fmt.Sprintf("%s %v", g.cur, tr); tsig != g.tabsSig || g.tabsRGBA == nil {
+		if g.tabsRGBA == nil || g.tabsRGBA.Rect != tr {
+			g.tabsRGBA = image.NewRGBA(tr)
+		}
+		drawTabs(g.tabsRGBA, g.names, g.cur)
+		g.tabsSig, tabs = tsig, true
+	}
+	return scene, panel, tabs
+}
+
+// Snapshot renders the whole window as it would appear at w×h, without
+// ebiten: for screenshots and for tests on machines without a display.
+func (g *Shell) Snapshot(w, h int) *image.RGBA {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.w, g.h = max(w, 1), max(h, 1)
+	g.refresh()
+	out := image.NewRGBA(image.Rect(0, 0, g.w, g.h))
+	copyInto(out, g.sceneRGBA, g.sceneRect().Min)
+	if !g.opts.HidePanel {
+		copyInto(out, g.panelRGBA, g.panelRect().Min)
+		copyInto(out, g.tabsRGBA, image.Point{})
+	}
+	return out
+}
+
+// copyInto copies src (whose bounds may start anywhere) to dst at at.
+func copyInto(dst, src *image.RGBA, at image.Point) {
+	if src == nil {
+		return
+	}
+	b := src.Bounds()
+	for y := 0; y < b.Dy(); y++ {
+		dy := at.Y + y
+		if dy < 0 || dy >= dst.Rect.Dy() {
+			continue
+		}
+		n := min(b.Dx(), dst.Rect.Dx()-at.X)
+		if n <= 0 {
+			return
+		}
+		copy(dst.Pix[dst.PixOffset(at.X, dy):][:4*n], src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):][:4*n])
+	}
+}
+
+// ErrNoScene is returned by SaveScene when nothing has been rendered yet.
+var ErrNoScene = errors.New("ui: no scene rendered yet")
+
+// Animate runs one tick of the current scene's animation, if it has one.
+func (g *Shell) Animate() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if a, ok := g.scene().(viz.Animator); ok && g.drag < 0 {
+		a.Animate()
+	}
+}
+
+// Frame is what one drawn frame shows: the pictures and where they go,
+// and which of them changed since the last frame.
+type Frame struct {
+	Scene, Panel, Tabs          *image.RGBA // Panel and Tabs are nil when hidden
+	SceneAt, PanelAt            image.Point
+	SceneNew, PanelNew, TabsNew bool
+}
+
+// WithFrame brings the pictures up to date for a w×h window, re-rendering
+// only what changed, and calls fn with them while holding the Shell's lock
+// (so fn may upload them without another goroutine rendering into them).
+func (g *Shell) WithFrame(w, h int, fn func(Frame)) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.w, g.h = max(w, 1), max(h, 1)
+	sn, pn, tn := g.refresh()
+	f := Frame{Scene: g.sceneRGBA, SceneAt: g.sceneRect().Min, SceneNew: sn}
+	if !g.opts.HidePanel {
+		f.Panel, f.PanelAt, f.PanelNew = g.panelRGBA, g.panelRect().Min, pn
+		f.Tabs, f.TabsNew = g.tabsRGBA, tn
+	}
+	fn(f)
+}

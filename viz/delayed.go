@@ -1,0 +1,304 @@
+package viz
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"strconv"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/scaling"
+	"github.com/fp8lab/fp8lab/viz/draw"
+)
+
+func init() { register("delayed", newDelayed) }
+
+// The simulated training run: 200 steps of a 16×64 tensor.
+const (
+	delayedSteps = 200
+	delayedRows  = 16
+	delayedCols  = 64
+)
+
+// delayedScene runs Transformer Engine's delayed scaling over a drifting
+// or spiking tensor and shows the amax history, the scale and the
+// overflow events step by step.
+type delayedScene struct {
+	ps    *paramSet
+	key   string
+	steps []scaling.DelayedStep
+	f     *fp8.Format
+	axes  []*draw.Axes // of the last render, for clicks
+	size  image.Point
+}
+
+func newDelayed() Scene {
+	return &delayedScene{ps: newParamSet(
+		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: []string{"E4M3FN", "E5M2"}, Default: "E4M3FN",
+			Help: "element format"},
+		Param{Name: "history", Label: "History length", Kind: ParamChoice, Options: []string{"1", "4", "16", "64", "1024"}, Default: "16",
+			Help: "how many past amaxes the scale is computed from (Transformer Engine's default is 1024)"},
+		Param{Name: "algo", Label: "Amax from history", Kind: ParamChoice, Options: []string{"max", "most_recent"}, Default: "max",
+			Help: "max: the largest amax in the history; most_recent: the last one"},
+		Param{Name: "margin", Label: "Margin (log₂)", Kind: ParamInt, Min: 0, Max: 8, Step: 1, Default: "0",
+			Help: "the scale is divided by 2^margin: headroom for growth, at the cost of precision"},
+		Param{Name: "drift", Label: "Drift % per step", Kind: ParamInt, Min: -5, Max: 5, Step: 1, Default: "0",
+			Help: "the tensor's standard deviation grows by this many percent at every step"},
+		Param{Name: "spike", Label: "Spike factor (log₂)", Kind: ParamInt, Min: 0, Max: 16, Step: 1, Default: "6",
+			Help: "one step is multiplied by 2^spike, like a loss spike (0: none)"},
+		Param{Name: "spike_at", Label: "Spike at step", Kind: ParamInt, Min: 0, Max: delayedSteps - 1, Step: 1, Default: "80",
+			Help: "the step that spikes; click a plot to move it"},
+		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "5",
+			Help: "seed of the tensors"},
+	), f: fp8.E4M3FN}
+}
+
+// Name implements Scene.
+func (s *delayedScene) Name() string { return "delayed" }
+
+// Title implements Scene.
+func (s *delayedScene) Title() string { return "Delayed scaling timeline" }
+
+// Params implements Scene.
+func (s *delayedScene) Params() []Param { return s.ps.Params() }
+
+// Get implements Scene.
+func (s *delayedScene) Get(name string) (string, error) { return s.ps.Get(name) }
+
+// Set implements Scene.
+func (s *delayedScene) Set(name, value string) error {
+	old := s.ps.str(name)
+	if _, err := s.ps.set(name, value); err != nil {
+		return err
+	}
+	if err := s.compute(); err != nil {
+		s.ps.values[name] = old
+		_ = s.compute()
+		return fmt.Errorf("%w: %s=%q: %v", ErrParam, name, value, err)
+	}
+	return nil
+}
+
+func (s *delayedScene) compute() error {
+	key := s.ps.key("format", "history", "algo", "margin", "drift", "spike", "spike_at", "seed")
+	if key == s.key {
+		return nil
+	}
+	f, err := fp8.Lookup(s.ps.str("format"))
+	if err != nil {
+		return err
+	}
+	algo, err := scaling.ParseAmaxAlgo(s.ps.str("algo"))
+	if err != nil {
+		return err
+	}
+	hist, _ := strconv.Atoi(s.ps.str("history"))
+	seq := scaling.Sequence{
+		Steps: delayedSteps, Rows: delayedRows, Cols: delayedCols, Seed: uint64(s.ps.int("seed")),
+		Drift: 1 + float64(s.ps.int("drift"))/100, SpikeStep: s.ps.int("spike_at"),
+		SpikeFactor: math.Exp2(float64(s.ps.int("spike"))),
+	}
+	ts, err := seq.Generate()
+	if err != nil {
+		return err
+	}
+	steps, err := scaling.SimulateDelayed(scaling.DelayedConfig{Format: f, HistoryLen: hist, Algo: algo, Margin: s.ps.int("margin")}, ts)
+	if err != nil {
+		return err
+	}
+	s.steps, s.f, s.key = steps, f, key
+	return nil
+}
+
+// Facts implements Scene.
+func (s *delayedScene) Facts() map[string]string {
+	if err := s.compute(); err != nil {
+		return map[string]string{"error": err.Error()}
+	}
+	events, total, first := 0, 0, -1
+	var sq, cq float64
+	worst := math.Inf(1)
+	for _, st := range s.steps {
+		if st.Overflow > 0 {
+			events++
+			total += st.Overflow
+			if first < 0 {
+				first = st.Step
+			}
+		}
+		sq += st.SQNR
+		cq += st.CurrentSQNR
+		worst = math.Min(worst, st.SQNR)
+	}
+	n := float64(len(s.steps))
+	return map[string]string{
+		"format":               s.f.Name(),
+		"steps":                strconv.Itoa(len(s.steps)),
+		"overflow_steps":       strconv.Itoa(events),
+		"overflow_values":      strconv.Itoa(total),
+		"first_overflow_step":  strconv.Itoa(first),
+		"mean_sqnr_db":         fact(sq / n),
+		"mean_current_sqnr_db": fact(cq / n),
+		"worst_sqnr_db":        fact(worst),
+		"final_scale":          fact(float64(s.steps[len(s.steps)-1].NextScale)),
+	}
+}
+
+// Click implements Scene.
+func (s *delayedScene) Click(x, y, w, h int) bool {
+	if s.size != image.Pt(w, h) || s.axes == nil {
+		if s.Render(image.NewRGBA(image.Rect(0, 0, w, h))) != nil {
+			return false
+		}
+	}
+	for _, ax := range s.axes {
+		if image.Pt(x, y).In(ax.Plot) {
+			k := int(math.Round(ax.X.Invert(float64(x))))
+			k = min(max(k, 0), delayedSteps-1)
+			if strconv.Itoa(k) == s.ps.str("spike_at") {
+				return false
+			}
+			return s.Set("spike_at", strconv.Itoa(k)) == nil
+		}
+	}
+	return false
+}
+
+// Render implements Scene.
+func (s *delayedScene) Render(dst *image.RGBA) error {
+	st, body, err := begin(dst, "Delayed scaling timeline",
+		fmt.Sprintf("scale = (%s max ÷ amax) ÷ 2%s, amax = %s of the last %s steps' amaxes", s.f.Name(), draw.Superscript(s.ps.int("margin")), s.ps.str("algo"), s.ps.str("history")))
+	if err != nil {
+		return err
+	}
+	s.size = dst.Bounds().Size()
+	if err := s.compute(); err != nil {
+		errorPanel(dst, body, st, err.Error())
+		return nil
+	}
+	rows, err := draw.SplitRows(body, st.px(10), 1.25, 1, 1)
+	if err != nil {
+		return err
+	}
+	n := len(s.steps)
+	x := make([]float64, n)
+	amax, top, scale, cur, sq, csq := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	var ox, oy []float64
+	for i, p := range s.steps {
+		x[i] = float64(p.Step)
+		amax[i] = p.Amax
+		top[i] = s.f.Max() / float64(p.Scale)
+		scale[i], cur[i] = float64(p.Scale), float64(p.CurrentScale)
+		sq[i], csq[i] = p.SQNR, p.CurrentSQNR
+		if p.Overflow > 0 {
+			ox, oy = append(ox, x[i]), append(oy, p.Amax)
+		}
+	}
+	xs, err := draw.NewLinear(0, float64(n-1))
+	if err != nil {
+		return err
+	}
+	yAmax, err := log2Span(amax, top)
+	if err != nil {
+		return err
+	}
+	yScale, err := log2Span(scale, cur)
+	if err != nil {
+		return err
+	}
+	ySQ, err := draw.NewLinear(math.Min(0, math.Floor(minFinite(append(append([]float64{}, sq...), csq...))/10)*10), 45)
+	if err != nil {
+		return err
+	}
+	// Short pictures drop the plot titles and keep the axis labels.
+	titles := []string{"Amax of each step and the largest value the scale lets through",
+		"Scale: delayed (from history) and current (from this step)", "SQNR of each step"}
+	xlabel := "training step"
+	if body.Dy() < st.px(480) {
+		titles, xlabel = []string{"", "", ""}, ""
+		if rows, err = draw.SplitRows(body, st.px(4), 1.1, 1, 1.3); err != nil {
+			return err
+		}
+	}
+	axes, err := alignedAxes(rows,
+		func(r image.Rectangle) (*draw.Axes, error) {
+			return st.axes(r, xs, yAmax, titles[0], "", "magnitude")
+		},
+		func(r image.Rectangle) (*draw.Axes, error) {
+			return st.axes(r, xs, yScale, titles[1], "", "scale")
+		},
+		func(r image.Rectangle) (*draw.Axes, error) {
+			return st.axes(r, xs, ySQ, titles[2], xlabel, "SQNR (dB)")
+		})
+	if err != nil {
+		return err
+	}
+	s.axes = axes
+	for _, ax := range axes {
+		ax.Draw(dst)
+		for _, p := range s.steps {
+			if p.Overflow > 0 {
+				ax.VBand(dst, float64(p.Step)-0.5, float64(p.Step)+0.5, draw.WithAlpha(draw.Vermillion, 0x40), "")
+			}
+		}
+	}
+	thin := draw.LineStyle{Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}}
+	if err := axes[0].Step(dst, x, top, draw.StepMid, draw.LineStyle{Color: draw.Blue, Width: st.pxf(2.5)}); err != nil {
+		return err
+	}
+	if err := axes[0].Line(dst, x, amax, draw.LineStyle{Color: draw.ReddishPurple, Width: st.pxf(1.5), Marker: draw.MarkerCircle, MarkerSize: st.pxf(4)}); err != nil {
+		return err
+	}
+	if len(ox) > 0 {
+		if err := axes[0].Scatter(dst, ox, oy, draw.MarkerStyle{Shape: draw.MarkerTriangleUp, Size: st.pxf(12), Color: draw.Vermillion}); err != nil {
+			return err
+		}
+	}
+	if err := axes[1].Line(dst, x, cur, thin); err != nil {
+		return err
+	}
+	if err := axes[1].Step(dst, x, scale, draw.StepMid, draw.LineStyle{Color: draw.Blue, Width: st.pxf(2.5)}); err != nil {
+		return err
+	}
+	if err := axes[2].Line(dst, x, csq, thin); err != nil {
+		return err
+	}
+	if err := axes[2].Line(dst, x, sq, draw.LineStyle{Color: draw.Blue, Width: st.pxf(2)}); err != nil {
+		return err
+	}
+	if _, err := axes[0].Legend(dst, draw.TopLeft, []draw.LegendEntry{
+		{Label: "amax of the step", Color: draw.ReddishPurple, Width: st.pxf(1.5), Marker: draw.MarkerCircle},
+		{Label: "max ÷ scale: above it values clip", Color: draw.Blue, Width: st.pxf(2.5)},
+		{Label: "overflow", Color: draw.Vermillion, Kind: draw.LegendMarker, Marker: draw.MarkerTriangleUp},
+	}); err != nil {
+		return err
+	}
+	if _, err := axes[1].Legend(dst, draw.TopRight, []draw.LegendEntry{
+		{Label: "delayed", Color: draw.Blue, Width: st.pxf(2.5)},
+		{Label: "current", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
+	}); err != nil {
+		return err
+	}
+	_, err = axes[2].Legend(dst, draw.BottomRight, []draw.LegendEntry{
+		{Label: "delayed", Color: draw.Blue, Width: st.pxf(2)},
+		{Label: "current", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
+	})
+	return err
+}
+
+// log2Span returns a log2 scale over whole binades covering the positive
+// finite values of the slices, with a binade of room above for legends.
+func log2Span(series ...[]float64) (draw.LogScale, error) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for _, v := range s {
+			if v > 0 && !math.IsInf(v, 0) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	if math.IsInf(lo, 0) {
+		lo, hi = 1, 2
+	}
+	return draw.NewLog2(math.Exp2(math.Floor(math.Log2(lo))), math.Exp2(math.Ceil(math.Log2(hi))+2))
+}

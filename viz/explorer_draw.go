@@ -1,0 +1,362 @@
+package viz
+
+// The drawing of the explorer scene: bit cells, decoded value, number line
+// and the grid of codes.
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/viz/draw"
+)
+
+func (s *explorer) drawBits(dst *image.RGBA, st style, L explorerLayout) {
+	sp := s.f.Spec()
+	c := s.code()
+	ci, _ := s.f.Describe(c)
+	n := s.f.Bits()
+	digit := st.text(0, draw.FontMono, draw.Hex(0xffffff))
+	digit.Size = float64(L.bits[0].Dy()) * 0.55
+	digit.Align, digit.VAlign = draw.AlignCenter, draw.AlignMiddle
+	for i, r := range L.bits {
+		bit := n - 1 - i
+		col := [3]color.RGBA{signColor, exponentColor, mantissaColor}[fieldOf(sp, bit)]
+		draw.FillRect(dst, r, col)
+		d := "0"
+		if c>>bit&1 == 1 {
+			d = "1"
+		}
+		draw.DrawText(dst, d, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, digit)
+	}
+	// Field names above, decoded field values below.
+	label := st.text(15, draw.FontBold, color.RGBA{})
+	label.Align, label.VAlign = draw.AlignCenter, draw.AlignBottom
+	below := st.text(15, draw.FontRegular, color.RGBA{})
+	below.Align, below.VAlign = draw.AlignCenter, draw.AlignTop
+	span := func(field int) (image.Rectangle, bool) {
+		var u image.Rectangle
+		ok := false
+		for i, r := range L.bits {
+			if fieldOf(sp, n-1-i) == field {
+				u, ok = u.Union(r), true
+			}
+		}
+		return u, ok
+	}
+	bias := sp.Bias
+	for field, name := range []string{"sign", "exponent", "mantissa"} {
+		r, ok := span(field)
+		if !ok {
+			continue
+		}
+		label.Color = [3]color.RGBA{signColor, exponentColor, mantissaColor}[field]
+		cx := float64(r.Min.X+r.Max.X) / 2
+		draw.DrawText(dst, name, cx, float64(r.Min.Y-st.px(6)), label)
+		var txt string
+		switch field {
+		case 0:
+			txt = "+"
+			if ci.Sign == 1 {
+				txt = draw.Minus
+			}
+		case 1:
+			if ci.Exponent == 0 && sp.Specials != fp8.ExponentOnly {
+				txt = fmt.Sprintf("0 → subnormal, 2%s", draw.Superscript(ci.Power))
+			} else {
+				txt = fmt.Sprintf("%d %s %d = %d", ci.Exponent, draw.Minus, bias, ci.Exponent-bias)
+			}
+		case 2:
+			lead := "1"
+			if ci.Exponent == 0 {
+				lead = "0"
+			}
+			txt = fmt.Sprintf("%s + %d/%d", lead, ci.Mantissa, 1<<sp.ManBits)
+		}
+		draw.DrawText(dst, txt, cx, float64(r.Max.Y+st.px(6)), below)
+	}
+}
+
+func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
+	c := s.code()
+	ci, _ := s.f.Describe(c)
+	x, y := r.Min.X, r.Min.Y
+	big := st.text(40, draw.FontBold, color.RGBA{})
+	big.VAlign = draw.AlignTop
+	vb := draw.DrawText(dst, fullValue(ci.Value), float64(x), float64(y), big)
+	formula := st.body()
+	formula.VAlign = draw.AlignMiddle
+	formula.Color = st.th.MutedText
+	draw.DrawText(dst, "= "+s.formula(ci), float64(vb.Max.X+st.px(14)), float64(vb.Min.Y+vb.Max.Y)/2, formula)
+	lo, hi := neighbours(s.f, c)
+	nb := func(n neighbour) string {
+		if !n.ok {
+			return n.note
+		}
+		return fmt.Sprintf("%s (0x%02X)", fullValue(fp8.Number(n.value)), n.code)
+	}
+	lines := []string{
+		fmt.Sprintf("code 0x%02X  ·  bits %s  ·  class %s", c, ci.Bits, ci.Class),
+		fmt.Sprintf("ULP %s: the spacing of values in this binade", fullValue(ci.ULP)),
+		fmt.Sprintf("next value below: %s  ·  above: %s", nb(lo), nb(hi)),
+	}
+	if math.IsNaN(float64(ci.Value)) || math.IsInf(float64(ci.Value), 0) {
+		lines[1] = "no ULP: not a finite number"
+	}
+	y = textLines(dst, x, vb.Max.Y+st.px(8), lines, st.body(), st.px(6))
+	ex := s.explain
+	if ex == nil {
+		hint := st.muted()
+		hint.VAlign = draw.AlignTop
+		draw.DrawText(dst, "Type a number in “Round a number” to see where it rounds.", float64(x), float64(y+st.px(8)), hint)
+		return
+	}
+	box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+st.px(66)))
+	draw.FillRect(dst, box, draw.WithAlpha(draw.Orange, 0x30))
+	draw.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, draw.Orange)
+	head := fmt.Sprintf("x = %s  →  %s  (0x%02X, %s)", ex.Input, fullValue(ex.Result.Value), ex.Result.Code, ex.Mode)
+	errLine := fmt.Sprintf("between %s and %s  ·  error %s (%s)", fullValue(ex.Lower), fullValue(ex.Upper), short(float64(ex.AbsError)), relText(float64(ex.RelError)))
+	switch {
+	case ex.Overflow:
+		errLine += "  ·  overflow"
+	case ex.Underflow && !s.f.Signed():
+		errLine += "  ·  raised to the smallest scale"
+	case ex.Underflow:
+		errLine += "  ·  flushed to zero"
+	}
+	textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), []string{head, errLine}, st.body(), st.px(6))
+}
+
+// fullValue prints a value exactly, with a typographic minus: as decimal
+// when that is short, else as m × 2ⁿ (exact, since a minifloat's
+// significand has few bits), e.g. "2⁻¹²⁷" rather than "5.877471754111438e-39".
+func fullValue(n fp8.Number) string {
+	v := float64(n)
+	switch {
+	case math.IsInf(v, 1):
+		return "+∞"
+	case math.IsInf(v, -1):
+		return draw.Minus + "∞"
+	}
+	s := n.String()
+	if strings.ContainsAny(s, "eE") && !math.IsNaN(v) && v != 0 {
+		m, e := math.Frexp(math.Abs(v)) // |v| = m·2^e, m in [0.5, 1)
+		m, e = 2*m, e-1
+		s = sign(v) + pow2(e)
+		if m != 1 {
+			s = sign(v) + strconv.FormatFloat(m, 'g', -1, 64) + " × " + pow2(e)
+		}
+		return s
+	}
+	return strings.Replace(s, "-", draw.Minus, 1)
+}
+
+func relText(r float64) string {
+	if math.IsNaN(r) {
+		return "—"
+	}
+	return short(100*r) + " %"
+}
+
+// formula writes how the fields give the value, e.g. "+1.75 × 2⁸".
+func (s *explorer) formula(ci fp8.CodeInfo) string {
+	v := float64(ci.Value)
+	sp := s.f.Spec()
+	switch {
+	case math.IsNaN(v):
+		return "NaN (a reserved code)"
+	case math.IsInf(v, 0):
+		return "infinity (a reserved code)"
+	}
+	sg := "+"
+	if ci.Sign == 1 {
+		sg = draw.Minus
+	}
+	frac := float64(ci.Mantissa) / float64(int(1)<<sp.ManBits)
+	lead := 1.0
+	if ci.Exponent == 0 && sp.Specials != fp8.ExponentOnly {
+		lead = 0
+	}
+	return fmt.Sprintf("%s%s × %s", sg, strconv.FormatFloat(lead+frac, 'g', -1, 64), pow2(ci.Power))
+}
+
+// drawNumberLine shows the selected value among its neighbours on a linear
+// axis whose ticks are the representable values, with the typed number and
+// the arrow to where it rounds.
+func (s *explorer) drawNumberLine(dst *image.RGBA, st style, r image.Rectangle) {
+	if r.Dy() < st.px(60) {
+		return
+	}
+	c := s.code()
+	v := s.f.Decode(c)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		ts := st.muted()
+		ts.VAlign = draw.AlignTop
+		draw.DrawText(dst, "NaN and ∞ have no place on the number line.", float64(r.Min.X), float64(r.Min.Y+st.px(20)), ts)
+		return
+	}
+	vals := finiteValues(s.f)
+	i := sort.SearchFloat64s(vals, v)
+	lo, hi := max(i-3, 0), min(i+3, len(vals)-1)
+	a, b := vals[lo], vals[hi]
+	var x float64
+	hasX := false
+	if ex := s.explain; ex != nil && !math.IsNaN(float64(ex.Input)) && !math.IsInf(float64(ex.Input), 0) {
+		x, hasX = float64(ex.Input), true
+		a, b = math.Min(a, x), math.Max(b, x)
+	}
+	pad := (b - a) * 0.06
+	if pad == 0 {
+		pad = 1
+	}
+	var ticks []draw.Tick
+	for _, t := range vals[lo : hi+1] {
+		ticks = append(ticks, draw.Tick{Value: t, Label: short(t)})
+	}
+	xs, err := newTickScale(a-pad, b+pad, ticks)
+	if err != nil {
+		return
+	}
+	ys, _ := newTickScale(0, 1, nil)
+	th := st.th
+	ax, err := draw.NewAxes(r, xs, ys, draw.AxesOptions{Title: "Where it lies: neighbouring values", Theme: &th, HideYGrid: true})
+	if err != nil {
+		return
+	}
+	ax.Draw(dst)
+	clip := ax.Clip(dst)
+	mid := float64(ax.Plot.Min.Y+ax.Plot.Max.Y) / 2
+	x0, x1 := float64(ax.Plot.Min.X), float64(ax.Plot.Max.X)
+	draw.Line(clip, x0, mid, x1, mid, st.pxf(2), st.th.Frame)
+	for _, t := range vals[lo : hi+1] {
+		p := ax.X.Map(t)
+		draw.Line(clip, p, mid-st.pxf(10), p, mid+st.pxf(10), st.pxf(2), st.th.Frame)
+	}
+	p := ax.X.Map(v)
+	draw.FillCircle(clip, p, mid, st.pxf(9), exponentColor)
+	if hasX {
+		px := ax.X.Map(x)
+		top := float64(ax.Plot.Min.Y) + st.pxf(8)
+		draw.FillPolygon(clip, []draw.Point{{X: px, Y: mid - st.pxf(14)}, {X: px - st.pxf(7), Y: mid - st.pxf(26)}, {X: px + st.pxf(7), Y: mid - st.pxf(26)}}, draw.Vermillion)
+		lab := st.text(15, draw.FontBold, draw.Vermillion)
+		lab.Align, lab.VAlign = draw.AlignCenter, draw.AlignTop
+		if px > x1-st.pxf(60) {
+			lab.Align = draw.AlignRight
+		} else if px < x0+st.pxf(60) {
+			lab.Align = draw.AlignLeft
+		}
+		draw.DrawText(clip, "x = "+short(x), px, top, lab)
+		if px != p {
+			draw.Line(clip, px, mid+st.pxf(16), p, mid+st.pxf(16), st.pxf(2), draw.Vermillion)
+			dir := 1.0
+			if p < px {
+				dir = -1
+			}
+			draw.FillPolygon(clip, []draw.Point{{X: p, Y: mid + st.pxf(16)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(11)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(21)}}, draw.Vermillion)
+		}
+	}
+}
+
+// finiteValues returns the distinct finite values of f, ascending.
+func finiteValues(f *fp8.Format) []float64 {
+	var out []float64
+	seen := map[float64]bool{}
+	for _, c := range f.Codes() {
+		v := f.Decode(c)
+		if math.IsNaN(v) || math.IsInf(v, 0) || seen[v] {
+			continue
+		}
+		seen[v] = true
+		out = append(out, v)
+	}
+	sort.Float64s(out)
+	return out
+}
+
+// drawGrid draws every code of the format coloured by class, the selected
+// code outlined, with hex labels and a legend with the count of each class.
+func (s *explorer) drawGrid(dst *image.RGBA, st style, L explorerLayout) {
+	nc := s.f.NumCodes()
+	gc := L.gridCols
+	first, last := L.grid[0], L.grid[nc-1]
+	area := first.Union(last)
+	head := st.heading()
+	head.Align, head.VAlign = draw.AlignCenter, draw.AlignBottom
+	draw.DrawText(dst, fmt.Sprintf("All %d codes, coloured by class", nc), float64(area.Min.X+area.Max.X)/2, float64(area.Min.Y-st.px(26)), head)
+	lab := st.text(14, draw.FontMono, st.th.MutedText)
+	lab.Align, lab.VAlign = draw.AlignCenter, draw.AlignBottom
+	for k := 0; k < gc; k++ {
+		r := L.grid[k]
+		draw.DrawText(dst, fmt.Sprintf("+%X", k), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y-st.px(4)), lab)
+	}
+	lab.Align, lab.VAlign = draw.AlignRight, draw.AlignMiddle
+	for row := 0; row < nc/gc; row++ {
+		r := L.grid[row*gc]
+		draw.DrawText(dst, fmt.Sprintf("0x%02X", row*gc), float64(r.Min.X-st.px(6)), float64(r.Min.Y+r.Max.Y)/2, lab)
+	}
+	counts := map[fp8.Class]int{}
+	gap := max(1, st.px(2))
+	// Values go inside the cells only when every one of them fits.
+	vs := st.text(13, draw.FontRegular, color.RGBA{})
+	vs.Align, vs.VAlign = draw.AlignCenter, draw.AlignMiddle
+	fits := true
+	for c := 0; c < nc; c++ {
+		if draw.MeasureText(cellLabel(s.f.Decode(uint8(c))), vs).Width > first.Dx()-2*gap-st.px(4) {
+			fits = false
+			break
+		}
+	}
+	for c := 0; c < nc; c++ {
+		ci, _ := s.f.Describe(uint8(c))
+		counts[ci.Class]++
+		r := L.grid[c]
+		inner := image.Rect(r.Min.X+gap/2, r.Min.Y+gap/2, r.Max.X-(gap+1)/2, r.Max.Y-(gap+1)/2)
+		draw.FillRect(dst, inner, classColors[ci.Class])
+		if fits {
+			vs.Color = st.th.Foreground
+			if ci.Class == fp8.ClassNaN || ci.Class == fp8.ClassInf {
+				vs.Color = draw.Hex(0xffffff)
+			}
+			draw.DrawText(dst, cellLabel(float64(ci.Value)), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, vs)
+		}
+	}
+	sel := L.grid[s.code()]
+	o := max(2, st.px(3))
+	draw.StrokeRect(dst, draw.Inset(sel, -o), o, st.th.Foreground)
+	draw.StrokeRect(dst, sel, 1, draw.Hex(0xffffff))
+	var entries []draw.LegendEntry
+	for _, cl := range []fp8.Class{fp8.ClassZero, fp8.ClassSubnormal, fp8.ClassNormal, fp8.ClassMax, fp8.ClassInf, fp8.ClassNaN} {
+		if counts[cl] > 0 {
+			entries = append(entries, draw.LegendEntry{Label: fmt.Sprintf("%s %d", className(cl), counts[cl]), Color: classColors[cl], Kind: draw.LegendSwatch})
+		}
+	}
+	ls := st.text(15, draw.FontRegular, color.RGBA{})
+	draw.DrawInlineLegend(dst, L.right.Min.X+st.px(8), area.Max.Y+st.px(12), L.right.Dx()-st.px(8), entries, ls, &st.th)
+}
+
+// className is a class's name as the legend shows it.
+func className(c fp8.Class) string {
+	switch c {
+	case fp8.ClassNaN:
+		return "NaN"
+	case fp8.ClassInf:
+		return "±∞"
+	}
+	return c.String()
+}
+
+// cellLabel is a compact value for a grid cell.
+func cellLabel(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 0):
+		return sign(v) + "∞"
+	}
+	return strings.Replace(strconv.FormatFloat(v, 'g', 3, 64), "-", draw.Minus, 1)
+}

@@ -1,0 +1,113 @@
+package viz
+
+import (
+	"bytes"
+	"image"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func render(t *testing.T, s Scene, w, h int) *image.RGBA {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	require.NoError(t, s.Render(img))
+	return img
+}
+
+func TestExplorerShows448(t *testing.T) {
+	s, img, err := Render("explorer", map[string]string{"format": "E4M3FN", "code": "0x7E"}, 640, 360)
+	require.NoError(t, err)
+	f := s.Facts()
+	assert.Equal(t, "448", f["value"])
+	assert.Equal(t, "0x7E", f["code"])
+	assert.Equal(t, "0.1111.110", f["bits"])
+	assert.Equal(t, "max", f["class"])
+	assert.Equal(t, "32", f["ulp"])
+	assert.Equal(t, "416", f["lower"])
+	assert.NotContains(t, f, "upper", "0x7F is NaN: 448 has no upper neighbour")
+	// Another code gives another picture.
+	require.NoError(t, s.Set("code", "0x7D"))
+	assert.Equal(t, "416", s.Facts()["value"])
+	assert.False(t, bytes.Equal(img.Pix, render(t, s, 640, 360).Pix), "the picture did not change with the code")
+}
+
+func TestExplorerFormats(t *testing.T) {
+	cases := []struct{ format, code, value, class string }{
+		{"E5M2", "0x7B", "57344", "max"},
+		{"E5M2", "0x7C", "+Inf", "inf"},
+		{"E4M3FNUZ", "0x80", "NaN", "nan"},
+		{"E4M3FNUZ", "0x7F", "240", "max"},
+		{"E2M1", "7", "6", "max"},
+		{"E2M1", "1", "0.5", "subnormal"},
+		{"E4M3FN", "1", "0.001953125", "subnormal"},
+		{"E8M0", "127", "1", "normal"},
+	}
+	for _, c := range cases {
+		s, _, err := Render("explorer", map[string]string{"format": c.format, "code": c.code}, 640, 360)
+		require.NoError(t, err, c)
+		assert.Equal(t, c.value, s.Facts()["value"], c)
+		assert.Equal(t, c.class, s.Facts()["class"], c)
+	}
+}
+
+func TestExplorerRoundsTypedValue(t *testing.T) {
+	s, err := New("explorer")
+	require.NoError(t, err)
+	require.NoError(t, s.Set("value", "464")) // a tie: to even, 448
+	f := s.Facts()
+	assert.Equal(t, "448", f["result"])
+	assert.Equal(t, "0x7E", f["code"], "the typed value selects its code")
+	assert.Equal(t, "16", f["abs_error"])
+	require.NoError(t, s.Set("value", "-431.99999999999994")) // no double rounding
+	assert.Equal(t, "-416", s.Facts()["result"])
+	require.NoError(t, s.Set("value", "1e6"))
+	assert.Equal(t, "true", s.Facts()["overflow"])
+	assert.Equal(t, "448", s.Facts()["result"])
+	require.NoError(t, s.Set("overflow", "no-saturate"))
+	assert.Equal(t, "NaN", s.Facts()["result"])
+	assert.ErrorIs(t, s.Set("value", "twelve"), ErrParam)
+	// E8M0 has no negative values: refused, and nothing changes.
+	require.NoError(t, s.Set("format", "E8M0"))
+	before := s.Facts()
+	assert.ErrorIs(t, s.Set("value", "-3"), ErrParam)
+	assert.Equal(t, before, s.Facts())
+	// Selecting a code clears the typed value.
+	require.NoError(t, s.Set("code", "3"))
+	v, _ := s.Get("value")
+	assert.Equal(t, "", v)
+}
+
+func TestExplorerFormatChangeKeepsLowBits(t *testing.T) {
+	s, err := New("explorer")
+	require.NoError(t, err)
+	require.NoError(t, s.Set("code", "0xFE"))
+	require.NoError(t, s.Set("format", "E2M1"))
+	c, _ := s.Get("code")
+	assert.Equal(t, "14", c) // 0xFE & 0x0F
+	assert.Equal(t, "-4", s.Facts()["value"])
+}
+
+func TestExplorerClicks(t *testing.T) {
+	s, err := New("explorer")
+	require.NoError(t, err)
+	render(t, s, 1280, 720)
+	e := s.(*explorer)
+	// Clicking the last bit cell flips the least significant bit.
+	lsb := e.last.bits[len(e.last.bits)-1]
+	require.True(t, s.Click(lsb.Min.X+2, lsb.Min.Y+2, 1280, 720))
+	assert.Equal(t, "0x7F", s.Facts()["code"])
+	assert.Equal(t, "NaN", s.Facts()["value"])
+	// Clicking a cell of the grid selects that code.
+	cell := e.last.grid[0x38]
+	require.True(t, s.Click((cell.Min.X+cell.Max.X)/2, (cell.Min.Y+cell.Max.Y)/2, 1280, 720))
+	assert.Equal(t, "1", s.Facts()["value"])
+	// A click at another size lays the picture out for that size first.
+	small := image.NewRGBA(image.Rect(0, 0, 640, 360))
+	require.NoError(t, s.Render(small))
+	cell = e.last.grid[0x7E]
+	render(t, s, 1280, 720) // the last render is now at another size
+	require.True(t, s.Click((cell.Min.X+cell.Max.X)/2, (cell.Min.Y+cell.Max.Y)/2, 640, 360))
+	assert.Equal(t, "448", s.Facts()["value"])
+}

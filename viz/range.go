@@ -1,0 +1,429 @@
+package viz
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/viz/draw"
+)
+
+func init() { register("range", newRange) }
+
+// defaultRangeFormats are the formats the range scene compares by default.
+const defaultRangeFormats = "E4M3FN,E5M2,E4M3FNUZ,E2M1,E3M2,FP16,BF16"
+
+// formatData is what the range scene needs of one format: every positive
+// finite value and the summary, for minifloats and the 16-bit formats alike.
+type formatData struct {
+	name   string
+	info   fp8.Info
+	values []float64 // positive finite, ascending
+}
+
+// lookupAny finds a minifloat preset or FP16/BF16 by name.
+func lookupAny(name string) (*formatData, error) {
+	switch strings.ToUpper(strings.TrimSpace(name)) {
+	case "FP16", "FLOAT16", "HALF":
+		return &formatData{name: "FP16", info: fp8.FP16.Info(), values: fp8.FP16.PositiveFinite()}, nil
+	case "BF16", "BFLOAT16":
+		return &formatData{name: "BF16", info: fp8.BF16.Info(), values: fp8.BF16.PositiveFinite()}, nil
+	}
+	f, err := fp8.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return &formatData{name: f.Name(), info: f.Info(), values: f.PositiveFinite()}, nil
+}
+
+// rangeScene puts the positive values of several formats on one log2 axis,
+// with the relative spacing of neighbouring values below.
+type rangeScene struct {
+	ps      *paramSet
+	formats []*formatData
+	maxX    map[string]float64 // pixel x of each format's max in the last render
+	minX    map[string]float64
+	lanes   []image.Rectangle // lane of each format in the last render
+	size    image.Point
+
+	curveKey string // parameters the saw-tooth curves were computed for
+	curveSet []spacingCurve
+}
+
+func newRange() Scene {
+	s := &rangeScene{ps: newParamSet(
+		Param{Name: "formats", Label: "Formats", Kind: ParamText, Default: defaultRangeFormats,
+			Help: "comma-separated format names: any fp8 preset, FP16, BF16"},
+		Param{Name: "span", Label: "Axis", Kind: ParamChoice, Options: []string{"fp8", "all"}, Default: "fp8",
+			Help: "all: every format's whole range; fp8: zoom on 2⁻¹⁸..2¹⁸, where the 8-bit formats live"},
+		Param{Name: "spacing", Label: "Spacing", Kind: ParamChoice, Options: []string{"relative", "absolute"}, Default: "relative",
+			Help: "relative: ULP/|x|, the precision; absolute: the ULP itself"},
+		Param{Name: "focus", Label: "Focus", Kind: ParamChoice, Options: []string{"none"}, Default: "none",
+			Help: "draw one format on top of the others, the rest faded; click a lane to focus it"},
+	)}
+	s.ps.text["formats"] = func(v string) (string, error) {
+		var names []string
+		for _, n := range strings.Split(v, ",") {
+			if strings.TrimSpace(n) == "" {
+				continue
+			}
+			fd, err := lookupAny(n)
+			if err != nil {
+				return "", err
+			}
+			names = append(names, fd.name)
+		}
+		if len(names) == 0 || len(names) > 8 {
+			return "", fmt.Errorf("want 1 to 8 formats")
+		}
+		return strings.Join(names, ","), nil
+	}
+	_ = s.load()
+	return s
+}
+
+func (s *rangeScene) load() error {
+	var out []*formatData
+	for _, n := range strings.Split(s.ps.str("formats"), ",") {
+		fd, err := lookupAny(n)
+		if err != nil {
+			return err
+		}
+		out = append(out, fd)
+	}
+	s.formats = out
+	// The focus choices are the formats shown.
+	for i := range s.ps.specs {
+		if p := &s.ps.specs[i]; p.Name == "focus" {
+			p.Options = []string{"none"}
+			for _, f := range out {
+				p.Options = append(p.Options, f.name)
+			}
+		}
+	}
+	if s.focus() < 0 {
+		s.ps.values["focus"] = "none"
+	}
+	return nil
+}
+
+// Name implements Scene.
+func (s *rangeScene) Name() string { return "range" }
+
+// Title implements Scene.
+func (s *rangeScene) Title() string { return "Range and precision" }
+
+// Params implements Scene.
+func (s *rangeScene) Params() []Param { return s.ps.Params() }
+
+// Get implements Scene.
+func (s *rangeScene) Get(name string) (string, error) { return s.ps.Get(name) }
+
+// Set implements Scene.
+func (s *rangeScene) Set(name, value string) error {
+	old := s.ps.str(name)
+	if _, err := s.ps.set(name, value); err != nil {
+		return err
+	}
+	if name == "formats" {
+		if err := s.load(); err != nil {
+			s.ps.values[name] = old
+			_ = s.load()
+			return fmt.Errorf("%w: %v", ErrParam, err)
+		}
+	}
+	return nil
+}
+
+// focus returns the index of the focused format, or -1.
+func (s *rangeScene) focus() int {
+	for i, f := range s.formats {
+		if f.name == s.ps.str("focus") {
+			return i
+		}
+	}
+	return -1
+}
+
+// Click implements Scene.
+func (s *rangeScene) Click(x, y, w, h int) bool {
+	if s.size != image.Pt(w, h) {
+		if s.Render(image.NewRGBA(image.Rect(0, 0, w, h))) != nil {
+			return false
+		}
+	}
+	for i, r := range s.lanes {
+		if image.Pt(x, y).In(r) {
+			v := s.formats[i].name
+			if s.ps.str("focus") == v {
+				v = "none"
+			}
+			return s.Set("focus", v) == nil
+		}
+	}
+	return false
+}
+
+// Facts implements Scene.
+func (s *rangeScene) Facts() map[string]string {
+	m := map[string]string{"formats": s.ps.str("formats")}
+	for _, f := range s.formats {
+		m[f.name+".max"] = exact(f.info.Max)
+		m[f.name+".min_normal"] = exact(f.info.MinNormal)
+		m[f.name+".min_subnormal"] = exact(f.info.MinSubnormal)
+		m[f.name+".positive_values"] = strconv.Itoa(f.info.PositiveFinite)
+		m[f.name+".binades"] = strconv.FormatFloat(f.info.Binades, 'f', 1, 64)
+		m[f.name+".eps"] = exact(f.info.Eps)
+		if x, ok := s.maxX[f.name]; ok {
+			m[f.name+".max_x"] = strconv.FormatFloat(x, 'f', 1, 64)
+		}
+		if x, ok := s.minX[f.name]; ok {
+			m[f.name+".min_subnormal_x"] = strconv.FormatFloat(x, 'f', 1, 64)
+		}
+	}
+	return m
+}
+
+// smallest is a format's smallest positive value.
+func (f *formatData) smallest() float64 {
+	if f.info.MinSubnormal > 0 {
+		return f.info.MinSubnormal
+	}
+	return f.info.MinNormal
+}
+
+// xDomain returns the log2 axis range, whole binades around every format.
+func (s *rangeScene) xDomain() (lo, hi float64) {
+	if s.ps.str("span") == "fp8" {
+		return math.Exp2(-18), math.Exp2(18)
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, f := range s.formats {
+		lo, hi = math.Min(lo, f.smallest()), math.Max(hi, f.info.Max)
+	}
+	return math.Exp2(math.Floor(math.Log2(lo)) - 1), math.Exp2(math.Ceil(math.Log2(hi)) + 1)
+}
+
+// Render implements Scene.
+func (s *rangeScene) Render(dst *image.RGBA) error {
+	var names []string
+	for _, f := range s.formats {
+		names = append(names, f.name)
+	}
+	st, body, err := begin(dst, "Range and precision", "every positive value on one log₂ axis · "+strings.Join(names, ", "))
+	if err != nil {
+		return err
+	}
+	s.size = dst.Bounds().Size()
+	// A legend column on the right of both plots keeps their x axes aligned.
+	legW := st.px(150)
+	plots := image.Rect(body.Min.X, body.Min.Y, body.Max.X-legW, body.Max.Y)
+	rows, err := draw.SplitRows(plots, st.px(12), 1, 1.05)
+	if err != nil {
+		return err
+	}
+	lo, hi := s.xDomain()
+	curves, ylo, yhi := s.curves(lo, hi)
+	axes, err := alignedAxes(rows,
+		func(r image.Rectangle) (*draw.Axes, error) { return s.lanesAxes(st, r, lo, hi) },
+		func(r image.Rectangle) (*draw.Axes, error) { return s.spacingAxes(st, r, lo, hi, ylo, yhi) })
+	if err != nil {
+		return err
+	}
+	s.drawLanes(dst, st, axes[0])
+	if err := s.drawSpacing(dst, st, axes[1], curves); err != nil {
+		return err
+	}
+	top, bottom := axes[0].Plot, axes[1].Plot
+	th := st.th
+	leg := []draw.LegendEntry{
+		{Label: "min subnormal", Kind: draw.LegendMarker, Marker: draw.MarkerTriangleUp, Color: st.th.MutedText},
+		{Label: "min normal", Kind: draw.LegendMarker, Marker: draw.MarkerCircle, Color: st.th.MutedText},
+		{Label: "max", Kind: draw.LegendMarker, Marker: draw.MarkerDiamond, Color: st.th.MutedText},
+	}
+	area := image.Rect(top.Max.X+st.px(8), top.Min.Y, body.Max.X, top.Max.Y)
+	if _, err := draw.DrawLegend(dst, area, draw.TopLeft, leg, &th); err != nil {
+		return err
+	}
+	leg = leg[:0]
+	for i, f := range s.formats {
+		leg = append(leg, draw.LegendEntry{Label: f.name, Color: draw.Categorical(i), Width: st.pxf(3)})
+	}
+	area = image.Rect(bottom.Max.X+st.px(8), bottom.Min.Y, body.Max.X, bottom.Max.Y)
+	_, err = draw.DrawLegend(dst, area, draw.TopLeft, leg, &th)
+	return err
+}
+
+// lanesAxes makes the axes of the value lanes: log2 x, one band per format.
+func (s *rangeScene) lanesAxes(st style, r image.Rectangle, lo, hi float64) (*draw.Axes, error) {
+	// Band 0 is drawn at the bottom: list the formats bottom-up so that the
+	// first one gets the top lane.
+	n := len(s.formats)
+	names := make([]string, n)
+	for i, f := range s.formats {
+		names[n-1-i] = f.name
+	}
+	xs, err := draw.NewLog2(lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	band, err := draw.NewBand(names)
+	if err != nil {
+		return nil, err
+	}
+	return st.axes(r, xs, band, "Representable positive values", "", "")
+}
+
+// drawLanes draws one lane per format with a tick at every value and the
+// min subnormal, min normal and max marked.
+func (s *rangeScene) drawLanes(dst *image.RGBA, st style, ax *draw.Axes) {
+	n := len(s.formats)
+	ax.Draw(dst)
+	clip := ax.Clip(dst)
+	s.maxX, s.minX = map[string]float64{}, map[string]float64{}
+	s.lanes = s.lanes[:0]
+	step := float64(ax.Plot.Dy()) / float64(n)
+	focus := s.focus()
+	msize := math.Max(st.pxf(11), 6)
+	for i, f := range s.formats {
+		cy := ax.Y.Map(float64(n - 1 - i))
+		s.lanes = append(s.lanes, image.Rect(ax.Plot.Min.X, int(cy-step/2), ax.Plot.Max.X, int(cy+step/2)))
+		col := draw.Categorical(i)
+		if focus >= 0 && focus != i {
+			col = draw.Mix(col, draw.Hex(0xffffff), 0.6)
+		}
+		top, bot := int(cy-step*0.34), int(cy+step*0.02)
+		// One column per pixel that holds at least one value: dense
+		// formats become a solid bar, 8-bit ones stay a comb. Searching
+		// the sorted values per column costs O(width·log n), not O(n).
+		for px := ax.Plot.Min.X; px < ax.Plot.Max.X; px++ {
+			a, b := ax.X.Invert(float64(px)), ax.X.Invert(float64(px+1))
+			if j := sort.SearchFloat64s(f.values, a); j < len(f.values) && f.values[j] < b {
+				draw.VLine(clip, px, top, bot, col)
+			}
+		}
+		mark := func(v float64, m draw.Marker) float64 {
+			px := ax.X.Map(v)
+			draw.DrawMarker(clip, m, px, cy+step*0.2, msize, draw.Mix(col, st.th.Foreground, 0.35))
+			return px
+		}
+		if f.info.MinSubnormal > 0 {
+			s.minX[f.name] = mark(f.info.MinSubnormal, draw.MarkerTriangleUp)
+		}
+		mark(f.info.MinNormal, draw.MarkerCircle)
+		s.maxX[f.name] = mark(f.info.Max, draw.MarkerDiamond)
+		lab := st.text(13, draw.FontRegular, st.th.Foreground)
+		lab.VAlign = draw.AlignMiddle
+		px := s.maxX[f.name] + msize
+		text := pow2Label(f.info.Max)
+		if f.info.Max >= 1e6 {
+			text = short(f.info.Max)
+		}
+		if w := draw.MeasureText(text, lab).Width; px+float64(w) > float64(ax.Plot.Max.X-2) {
+			lab.Align, px = draw.AlignRight, s.maxX[f.name]-msize
+		}
+		draw.DrawText(clip, text, px, cy+step*0.2, lab)
+	}
+}
+
+// sawtooth returns the points of ULP(x)/|x| (or ULP(x)) for x from the
+// smallest positive value to max: between neighbours a < b the spacing is
+// b-a, so the curve falls as 1/x inside a binade and jumps up where the
+// spacing doubles.
+func sawtooth(vals []float64, relative bool) (xs, ys []float64) {
+	for i := 0; i+1 < len(vals); i++ {
+		a, b := vals[i], vals[i+1]
+		d := b - a
+		ya, yb := d, d
+		if relative {
+			ya, yb = d/a, d/b
+		}
+		// Merge runs of equal spacing: only where the spacing changes,
+		// and at the ends, do points matter.
+		if i > 0 && d == vals[i]-vals[i-1] {
+			xs[len(xs)-1], ys[len(ys)-1] = b, yb
+			continue
+		}
+		xs, ys = append(xs, a, b), append(ys, ya, yb)
+	}
+	return xs, ys
+}
+
+// spacingCurve is the saw-tooth of one format.
+type spacingCurve struct{ xs, ys []float64 }
+
+// curves computes every format's saw-tooth and the binade-aligned y range
+// of the parts inside [lo, hi].
+func (s *rangeScene) curves(lo, hi float64) ([]spacingCurve, float64, float64) {
+	relative := s.ps.str("spacing") == "relative"
+	if key := s.ps.key("formats", "spacing"); key != s.curveKey {
+		s.curveSet = make([]spacingCurve, len(s.formats))
+		for i, f := range s.formats {
+			xs, ys := sawtooth(f.values, relative)
+			s.curveSet[i] = spacingCurve{xs, ys}
+		}
+		s.curveKey = key
+	}
+	curves := s.curveSet
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	for _, c := range curves {
+		xs, ys := c.xs, c.ys
+		for j, y := range ys {
+			if xs[j] >= lo && xs[j] <= hi && y > 0 {
+				ylo, yhi = math.Min(ylo, y), math.Max(yhi, y)
+			}
+		}
+	}
+	if math.IsInf(ylo, 0) {
+		ylo, yhi = 1, 2
+	}
+	ylo, yhi = math.Exp2(math.Floor(math.Log2(ylo))), math.Exp2(math.Ceil(math.Log2(yhi)))
+	if ylo == yhi {
+		yhi *= 2
+	}
+	return curves, ylo, yhi
+}
+
+// spacingAxes makes the axes of the spacing plot: log2 on both sides.
+func (s *rangeScene) spacingAxes(st style, r image.Rectangle, lo, hi, ylo, yhi float64) (*draw.Axes, error) {
+	xs, err := draw.NewLog2(lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	ys, err := draw.NewLog2(ylo, yhi)
+	if err != nil {
+		return nil, err
+	}
+	title, ylabel := "Relative spacing: the gap to the next value, divided by the value", "ULP / |x|"
+	if s.ps.str("spacing") != "relative" {
+		title, ylabel = "Absolute spacing: the gap to the next value", "ULP"
+	}
+	return st.axes(r, xs, ys, title, "|x|", ylabel)
+}
+
+// drawSpacing draws the saw-tooth of every format, the focused one on top.
+func (s *rangeScene) drawSpacing(dst *image.RGBA, st style, ax *draw.Axes, curves []spacingCurve) error {
+	ax.Draw(dst)
+	focus := s.focus()
+	for i := range s.formats {
+		if i == focus {
+			continue
+		}
+		col := draw.Categorical(i)
+		w := st.pxf(2)
+		if focus >= 0 {
+			col, w = draw.Mix(col, draw.Hex(0xffffff), 0.6), st.pxf(1.5)
+		}
+		if err := ax.Line(dst, curves[i].xs, curves[i].ys, draw.LineStyle{Color: col, Width: w}); err != nil {
+			return err
+		}
+	}
+	if focus >= 0 {
+		return ax.Line(dst, curves[focus].xs, curves[focus].ys, draw.LineStyle{Color: draw.Categorical(focus), Width: st.pxf(3)})
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package viz
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+)
+
+// MaxRenderSize bounds each side of a rendered picture.
+const MaxRenderSize = 8192
+
+// Render makes a fresh scene called name, applies params (name=value, in
+// sorted order of names) and renders it into a new w×h picture.
+func Render(name string, params map[string]string, w, h int) (Scene, *image.RGBA, error) {
+	if w < MinWidth || h < MinHeight || w > MaxRenderSize || h > MaxRenderSize {
+		return nil, nil, fmt.Errorf("viz: size %dx%d: want %d..%d × %d..%d", w, h, MinWidth, MaxRenderSize, MinHeight, MaxRenderSize)
+	}
+	s, err := New(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := SetAll(s, params); err != nil {
+		return nil, nil, err
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	if err := s.Render(img); err != nil {
+		return nil, nil, err
+	}
+	return s, img, nil
+}
+
+// WritePNG encodes img as a PNG.
+func WritePNG(w io.Writer, img image.Image) error {
+	return (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(w, img)
+}

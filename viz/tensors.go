@@ -1,0 +1,105 @@
+package viz
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fp8lab/fp8lab/scaling"
+)
+
+// TensorLoader is implemented by scenes that can show a caller's tensor
+// (the window scene): the browser playground passes an uploaded file's
+// values through it, the CLI a path with the "file" parameter.
+type TensorLoader interface {
+	// LoadTensor replaces the scene's tensor by t (copied) and selects it.
+	LoadTensor(t *scaling.Tensor) error
+}
+
+// Synthetic tensors are 64×1024: enough values for smooth histograms, small
+// enough to quantize at every frame.
+const (
+	tensorRows = 64
+	tensorCols = 1024
+)
+
+// tensorKinds are the synthetic distributions, plus "loaded" for a file.
+var tensorKinds = []string{"normal", "lognormal", "gradients", "loaded"}
+
+// makeTensor returns a synthetic tensor of the given kind, multiplied by
+// 2^magLog2, from scaling's seeded normal generator:
+//
+//   - normal: N(0, 1), the bulk of activations and weights;
+//   - lognormal: ±2^(2·z), z ~ N(0, 1), spread over many binades;
+//   - gradients: a Student-t with 3 degrees of freedom times 2^-12: tiny
+//     values with heavy tails, as gradients are.
+func makeTensor(kind string, magLog2 int, seed uint64) (*scaling.Tensor, error) {
+	z, err := scaling.RandomNormal(tensorRows, tensorCols, 1, seed)
+	if err != nil {
+		return nil, err
+	}
+	mag := math.Exp2(float64(magLog2))
+	out := z.Clone()
+	switch kind {
+	case "normal":
+		for i, v := range z.Data {
+			out.Data[i] = float32(float64(v) * mag)
+		}
+	case "lognormal":
+		sg, err := scaling.RandomNormal(tensorRows, tensorCols, 1, seed+1)
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range z.Data {
+			x := math.Exp2(2*float64(v)) * mag
+			if sg.Data[i] < 0 {
+				x = -x
+			}
+			out.Data[i] = float32(x)
+		}
+	case "gradients":
+		var chi [3]*scaling.Tensor
+		for k := range chi {
+			if chi[k], err = scaling.RandomNormal(tensorRows, tensorCols, 1, seed+uint64(k)+1); err != nil {
+				return nil, err
+			}
+		}
+		for i, v := range z.Data {
+			a, b, c := float64(chi[0].Data[i]), float64(chi[1].Data[i]), float64(chi[2].Data[i])
+			t := float64(v) / math.Sqrt((a*a+b*b+c*c)/3)
+			out.Data[i] = float32(t * math.Exp2(-12) * mag)
+		}
+	default:
+		return nil, fmt.Errorf("unknown tensor kind %q (want %s)", kind, strings.Join(tensorKinds[:3], ", "))
+	}
+	return out, nil
+}
+
+// readTensorFile reads a .npy file, or a CSV file for any other name.
+func readTensorFile(path string) (*scaling.Tensor, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(filepath.Ext(path), ".npy") {
+		return scaling.ReadNPY(bytes.NewReader(data))
+	}
+	return scaling.ReadCSV(bytes.NewReader(data))
+}
+
+// scaled returns a copy of t multiplied by 2^magLog2 (exact for float32
+// unless it overflows or underflows).
+func scaled(t *scaling.Tensor, magLog2 int) *scaling.Tensor {
+	out := t.Clone()
+	if magLog2 == 0 {
+		return out
+	}
+	m := math.Exp2(float64(magLog2))
+	for i, v := range out.Data {
+		out.Data[i] = float32(float64(v) * m)
+	}
+	return out
+}

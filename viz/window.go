@@ -1,0 +1,495 @@
+package viz
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"strconv"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/scaling"
+	"github.com/fp8lab/fp8lab/viz/draw"
+)
+
+func init() { register("window", newWindow) }
+
+// The range of the scale slider, in powers of two.
+const (
+	windowMinScale = -24
+	windowMaxScale = 40
+)
+
+// Colours of the fate of a value: flushed to zero, subnormal, normal,
+// clipped at max.
+var (
+	fateUnderflow = draw.Hex(0x8c8c8c)
+	fateSubnormal = draw.SkyBlue
+	fateNormal    = draw.Blue
+	fateOverflow  = draw.Vermillion
+)
+
+// windowScene shows the magnitudes of a tensor against the window of
+// values a format can represent, moved by a power-of-two scale.
+type windowScene struct {
+	ps     *paramSet
+	f      *fp8.Format
+	loaded *scaling.Tensor
+
+	tkey   string // parameters the tensor was made from
+	t      *scaling.Tensor
+	amax   float64
+	hist   scaling.Histogram
+	swKey  string
+	sweep  []windowPoint // one per scale in windowMinScale..windowMaxScale
+	metKey string
+	met    windowPoint
+
+	hx, sx *draw.Axes // histogram and sweep axes of the last render
+	size   image.Point
+}
+
+// windowPoint is the outcome of quantizing the tensor at one scale.
+type windowPoint struct {
+	k         int // scale 2^k
+	sqnr      float64
+	overflow  float64 // fractions of the elements
+	underflow float64
+	subnormal float64
+}
+
+// signedFormats are the presets a tensor can be quantized to.
+func signedFormats() []string { return formatNames(func(f *fp8.Format) bool { return f.Signed() }) }
+
+func newWindow() Scene {
+	s := &windowScene{ps: newParamSet(
+		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: signedFormats(), Default: "E4M3FN",
+			Help: "the element format whose window is shown"},
+		Param{Name: "tensor", Label: "Tensor", Kind: ParamChoice, Options: tensorKinds, Default: "gradients",
+			Help: "normal N(0,1); lognormal spread over many binades; gradients: heavy-tailed and tiny (around 2⁻¹²); loaded: the file"},
+		Param{Name: "magnitude", Label: "Tensor magnitude (log₂)", Kind: ParamInt, Min: -20, Max: 20, Step: 1, Default: "0",
+			Help: "multiplies the tensor by a power of two"},
+		Param{Name: "scale", Label: "Scale (log₂)", Kind: ParamInt, Min: windowMinScale, Max: windowMaxScale, Step: 1, Default: "0",
+			Help: "the tensor is multiplied by 2^scale before encoding: the window moves left as the scale grows; click the histogram to place max there"},
+		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "1",
+			Help: "seed of the synthetic tensor"},
+		Param{Name: "file", Label: "Load file", Kind: ParamText, Default: "",
+			Help: "path of a .npy or .csv tensor to load (selects tensor=loaded)"},
+	), f: fp8.E4M3FN}
+	return s
+}
+
+// Name implements Scene.
+func (s *windowScene) Name() string { return "window" }
+
+// Title implements Scene.
+func (s *windowScene) Title() string { return "Tensor vs format window" }
+
+// Params implements Scene.
+func (s *windowScene) Params() []Param { return s.ps.Params() }
+
+// Get implements Scene.
+func (s *windowScene) Get(name string) (string, error) { return s.ps.Get(name) }
+
+// Set changes a parameter; file loads the tensor at once and selects it.
+func (s *windowScene) Set(name, value string) error {
+	old := s.ps.str(name)
+	if _, err := s.ps.set(name, value); err != nil {
+		return err
+	}
+	var err error
+	switch name {
+	case "format":
+		s.f, err = fp8.Lookup(s.ps.str("format"))
+	case "tensor":
+		if s.ps.str("tensor") == "loaded" && s.loaded == nil {
+			err = fmt.Errorf("no tensor loaded: set file to a .npy or .csv path first")
+		}
+	case "file":
+		if p := s.ps.str("file"); p != "" {
+			var t *scaling.Tensor
+			if t, err = readTensorFile(p); err == nil {
+				err = s.LoadTensor(t)
+			}
+		}
+	}
+	if err != nil {
+		s.ps.values[name] = old
+		return fmt.Errorf("%w: %s=%q: %v", ErrParam, name, value, err)
+	}
+	return nil
+}
+
+// LoadTensor implements TensorLoader.
+func (s *windowScene) LoadTensor(t *scaling.Tensor) error {
+	if err := t.Check(); err != nil {
+		return err
+	}
+	if !t.AllFinite() {
+		return fmt.Errorf("the tensor holds NaN or ±Inf")
+	}
+	s.loaded = t.Clone()
+	s.ps.values["tensor"] = "loaded"
+	s.tkey = "" // force a rebuild even if the parameters did not change
+	return nil
+}
+
+// tensor makes (or reuses) the tensor and its histogram.
+func (s *windowScene) tensor() error {
+	key := s.ps.key("tensor", "magnitude", "seed")
+	if key == s.tkey && s.t != nil {
+		return nil
+	}
+	var t *scaling.Tensor
+	var err error
+	if s.ps.str("tensor") == "loaded" {
+		if s.loaded == nil {
+			return fmt.Errorf("no tensor loaded")
+		}
+		t = scaled(s.loaded, s.ps.int("magnitude"))
+	} else if t, err = makeTensor(s.ps.str("tensor"), s.ps.int("magnitude"), uint64(s.ps.int("seed"))); err != nil {
+		return err
+	}
+	a, err := scaling.Amax(t)
+	if err != nil {
+		return err
+	}
+	h, err := scaling.Log2Histogram(t.Data, -160, 140)
+	if err != nil {
+		return err
+	}
+	s.t, s.amax, s.hist, s.tkey, s.swKey, s.metKey = t, float64(a), h, key, "", ""
+	return nil
+}
+
+// quantize measures the tensor at scale 2^k with scaling's per-tensor
+// quantizer and metrics.
+func (s *windowScene) quantize(k int) (windowPoint, error) {
+	sc := float32(math.Exp2(float64(k)))
+	q, err := scaling.QuantizeWithScales(s.t, s.f, scaling.PerTensor, []float32{sc}, scaling.Options{})
+	if err != nil {
+		return windowPoint{}, err
+	}
+	m, err := scaling.Measure(s.t, q)
+	if err != nil {
+		return windowPoint{}, err
+	}
+	n := float64(m.Elements)
+	return windowPoint{k: k, sqnr: m.SQNR, overflow: float64(m.Overflow) / n, underflow: float64(m.Underflow) / n, subnormal: m.FractionSubnormal}, nil
+}
+
+// compute brings the tensor, the metrics at the current scale and the
+// sweep over all scales up to date.
+func (s *windowScene) compute() error {
+	if err := s.tensor(); err != nil {
+		return err
+	}
+	if key := s.tkey + s.ps.key("format"); key != s.swKey {
+		s.sweep = s.sweep[:0]
+		for k := windowMinScale; k <= windowMaxScale; k++ {
+			p, err := s.quantize(k)
+			if err != nil {
+				return err
+			}
+			s.sweep = append(s.sweep, p)
+		}
+		s.swKey = key
+	}
+	if key := s.tkey + s.ps.key("format", "scale"); key != s.metKey {
+		s.met = s.sweep[s.ps.int("scale")-windowMinScale]
+		s.metKey = key
+	}
+	return nil
+}
+
+// currentScaleLog2 is log2 of the scale current per-tensor scaling would
+// pick, Max/amax (not rounded).
+func (s *windowScene) currentScaleLog2() float64 { return math.Log2(s.f.Max() / s.amax) }
+
+// Facts implements Scene.
+func (s *windowScene) Facts() map[string]string {
+	if err := s.compute(); err != nil {
+		return map[string]string{"error": err.Error()}
+	}
+	in := s.f.Info()
+	sc := math.Exp2(float64(s.ps.int("scale")))
+	return map[string]string{
+		"format":             s.f.Name(),
+		"tensor":             s.ps.str("tensor"),
+		"elements":           strconv.Itoa(s.t.Len()),
+		"amax":               fact(s.amax),
+		"scale":              fact(sc),
+		"window_low":         fact(in.MinSubnormal / sc),
+		"window_high":        fact(in.Max / sc),
+		"overflow_fraction":  fact(s.met.overflow),
+		"underflow_fraction": fact(s.met.underflow),
+		"subnormal_fraction": fact(s.met.subnormal),
+		"sqnr_db":            fact(s.met.sqnr),
+		"current_scale_log2": strconv.FormatFloat(s.currentScaleLog2(), 'f', 3, 64),
+	}
+}
+
+// Click implements Scene.
+func (s *windowScene) Click(x, y, w, h int) bool {
+	if s.size != image.Pt(w, h) || s.hx == nil {
+		if s.Render(image.NewRGBA(image.Rect(0, 0, w, h))) != nil {
+			return false
+		}
+	}
+	p := image.Pt(x, y)
+	var k int
+	switch {
+	case s.hx != nil && p.In(s.hx.Plot):
+		// Put the format's max where the click is.
+		v := s.hx.X.Invert(float64(x))
+		k = int(math.Round(math.Log2(s.f.Max() / v)))
+	case s.sx != nil && p.In(s.sx.Plot):
+		k = int(math.Round(s.sx.X.Invert(float64(x))))
+	default:
+		return false
+	}
+	k = min(max(k, windowMinScale), windowMaxScale)
+	if k == s.ps.int("scale") {
+		return false
+	}
+	return s.Set("scale", strconv.Itoa(k)) == nil
+}
+
+// Render implements Scene.
+func (s *windowScene) Render(dst *image.RGBA) error {
+	title := fmt.Sprintf("Tensor vs %s window", s.f.Name())
+	st, body, err := begin(dst, title, "histogram of |x| on a log₂ axis · the scale slides the window of representable magnitudes")
+	if err != nil {
+		return err
+	}
+	s.size = dst.Bounds().Size()
+	if err := s.compute(); err != nil {
+		errorPanel(dst, body, st, err.Error())
+		return nil
+	}
+	cols, err := draw.SplitColumns(body, st.px(24), 1.7, 1)
+	if err != nil {
+		return err
+	}
+	left, err := draw.SplitRows(cols[0], st.px(12), 1, 0.001)
+	if err != nil {
+		return err
+	}
+	cardH := st.px(92)
+	hist := image.Rect(left[0].Min.X, left[0].Min.Y, left[0].Max.X, cols[0].Max.Y-cardH-st.px(12))
+	cards := image.Rect(cols[0].Min.X, cols[0].Max.Y-cardH, cols[0].Max.X, cols[0].Max.Y)
+	if err := s.drawHistogram(dst, st, hist); err != nil {
+		return err
+	}
+	s.drawCards(dst, st, cards)
+	return s.drawSweep(dst, st, cols[1])
+}
+
+// histDomain is the x range of the histogram: the data's binades widened
+// by the format's window on both sides, so that the axis stays put while
+// the window slides over the data.
+func (s *windowScene) histDomain() (lo, hi int) {
+	lo, hi = 0, 0
+	first := true
+	for i, c := range s.hist.Counts {
+		if c > 0 {
+			e := s.hist.MinExp + i
+			if first {
+				lo, first = e, false
+			}
+			hi = e + 1
+		}
+	}
+	in := s.f.Info()
+	w := int(math.Ceil(in.Binades)) / 2
+	lo, hi = lo-w-2, hi+w+2
+	if d := 36 - (hi - lo); d > 0 {
+		lo, hi = lo-d/2, hi+d-d/2
+	}
+	return lo, hi
+}
+
+func (s *windowScene) drawHistogram(dst *image.RGBA, st style, r image.Rectangle) error {
+	lo, hi := s.histDomain()
+	xs, err := draw.NewLog2(math.Exp2(float64(lo)), math.Exp2(float64(hi)))
+	if err != nil {
+		return err
+	}
+	top := 0
+	for _, c := range s.hist.Counts {
+		top = max(top, c)
+	}
+	ys, err := draw.NewLinear(0, float64(top)*1.18+1)
+	if err != nil {
+		return err
+	}
+	ax, err := st.axes(r, xs, ys, "", "|x| (one bar per binade)", "values")
+	if err != nil {
+		return err
+	}
+	s.hx = ax
+	ax.Draw(dst)
+	in := s.f.Info()
+	sc := math.Exp2(float64(s.ps.int("scale")))
+	// The window in input units: what lands in it after multiplying by sc.
+	under, minN, maxV := in.MinSubnormal/2/sc, in.MinNormal/sc, in.Max/sc
+	ax.VBand(dst, in.MinSubnormal/sc, minN, draw.WithAlpha(draw.SkyBlue, 0x30), "")
+	ax.VBand(dst, minN, maxV, draw.WithAlpha(draw.Blue, 0x1c), "")
+	// Bars split where a binade crosses a boundary, each part coloured by
+	// what quantization does to it.
+	cuts := []float64{under, minN, maxV}
+	fates := []color.RGBA{fateUnderflow, fateSubnormal, fateNormal, fateOverflow}
+	if in.MinSubnormal == 0 {
+		cuts[0] = minN / 2
+	}
+	for i, c := range s.hist.Counts {
+		if c == 0 {
+			continue
+		}
+		a, b := math.Exp2(float64(s.hist.MinExp+i)), math.Exp2(float64(s.hist.MinExp+i+1))
+		x0 := a
+		for j := 0; j <= len(cuts); j++ {
+			x1 := b
+			if j < len(cuts) {
+				x1 = math.Min(b, cuts[j])
+			}
+			if x1 > x0 {
+				if err := ax.Histogram(dst, []float64{x0, x1}, []float64{float64(c)}, draw.BarStyle{Fill: fates[j], Edge: draw.Hex(0xffffff)}); err != nil {
+					return err
+				}
+				x0 = x1
+			}
+		}
+	}
+	mk := draw.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}}
+	inside := func(v float64) bool { return v >= math.Exp2(float64(lo)) && v <= math.Exp2(float64(hi)) }
+	ax.VMarker(dst, s.amax, "amax", draw.LineStyle{Color: draw.ReddishPurple, Width: st.pxf(2)})
+	if inside(maxV) {
+		ax.VMarker(dst, maxV, "max ÷ scale", mk)
+	}
+	if v := in.MinSubnormal / sc; in.MinSubnormal > 0 && inside(v) {
+		ax.VMarker(dst, v, "min subnormal ÷ scale", mk)
+	}
+	leg := []draw.LegendEntry{
+		{Label: "flushed to zero", Color: fateUnderflow, Kind: draw.LegendSwatch},
+		{Label: "subnormal", Color: fateSubnormal, Kind: draw.LegendSwatch},
+		{Label: "normal", Color: fateNormal, Kind: draw.LegendSwatch},
+		{Label: "clipped to max", Color: fateOverflow, Kind: draw.LegendSwatch},
+	}
+	_, err = ax.Legend(dst, draw.TopLeft, leg)
+	return err
+}
+
+// drawCards shows the outcome at the current scale in large type.
+func (s *windowScene) drawCards(dst *image.RGBA, st style, r image.Rectangle) {
+	cells, err := draw.SplitColumns(r, st.px(12), 1, 1, 1, 1)
+	if err != nil {
+		return
+	}
+	cards := []struct {
+		label, value string
+		c            color.RGBA
+	}{
+		{"clipped (overflow)", percent(s.met.overflow), fateOverflow},
+		{"flushed to zero", percent(s.met.underflow), fateUnderflow},
+		{"subnormal", percent(s.met.subnormal), fateSubnormal},
+		{"SQNR", dB(s.met.sqnr), st.th.Foreground},
+	}
+	for i, c := range cards {
+		cr := cells[i]
+		draw.FillRect(dst, cr, draw.Hex(0xf5f5f5))
+		draw.FillRect(dst, image.Rect(cr.Min.X, cr.Min.Y, cr.Min.X+st.px(6), cr.Max.Y), c.c)
+		ls := st.muted()
+		ls.VAlign = draw.AlignTop
+		draw.DrawText(dst, c.label, float64(cr.Min.X+st.px(16)), float64(cr.Min.Y+st.px(10)), ls)
+		vs := st.text(30, draw.FontBold, color.RGBA{})
+		vs.VAlign = draw.AlignBottom
+		draw.DrawText(dst, c.value, float64(cr.Min.X+st.px(16)), float64(cr.Max.Y-st.px(10)), vs)
+	}
+}
+
+// drawSweep plots SQNR and the overflow and underflow fractions against
+// the scale, with the current scale and current scaling's choice marked.
+func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) error {
+	// A strip at the bottom holds the legend of both plots, so that it
+	// covers no curve.
+	ls := st.text(14, draw.FontRegular, st.th.Foreground)
+	legH := 2*draw.MeasureText("Xg", ls).Height() + st.px(14)
+	rows, err := draw.SplitRows(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y-legH), st.px(14), 1, 1)
+	if err != nil {
+		return err
+	}
+	ks := make([]float64, len(s.sweep))
+	sq := make([]float64, len(s.sweep))
+	ov := make([]float64, len(s.sweep))
+	un := make([]float64, len(s.sweep))
+	top := 10.0
+	for i, p := range s.sweep {
+		ks[i], sq[i], ov[i], un[i] = float64(p.k), p.sqnr, 100*p.overflow, 100*p.underflow
+		if !math.IsInf(p.sqnr, 0) && !math.IsNaN(p.sqnr) {
+			top = math.Max(top, p.sqnr)
+		}
+	}
+	xs, err := draw.NewLinear(windowMinScale, windowMaxScale)
+	if err != nil {
+		return err
+	}
+	ys, err := draw.NewLinear(math.Min(0, minFinite(sq)), math.Ceil(top/10)*10+5)
+	if err != nil {
+		return err
+	}
+	ys2, err := draw.NewLinear(0, 100)
+	if err != nil {
+		return err
+	}
+	axes, err := alignedAxes(rows,
+		func(r image.Rectangle) (*draw.Axes, error) {
+			return st.axes(r, xs, ys, "SQNR at every scale", "", "SQNR (dB)")
+		},
+		func(r image.Rectangle) (*draw.Axes, error) {
+			return st.axes(r, xs, ys2, "Clipped and flushed", "log₂ scale", "% of values")
+		})
+	if err != nil {
+		return err
+	}
+	k := float64(s.ps.int("scale"))
+	cur := s.currentScaleLog2()
+	for i, ax := range axes {
+		ax.Draw(dst)
+		ax.VMarker(dst, cur, "", draw.LineStyle{Color: draw.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}})
+		if i == 0 {
+			if err := ax.Line(dst, ks, sq, draw.LineStyle{Color: draw.Blue, Width: st.pxf(2.5)}); err != nil {
+				return err
+			}
+		} else {
+			if err := ax.Line(dst, ks, ov, draw.LineStyle{Color: fateOverflow, Width: st.pxf(2.5)}); err != nil {
+				return err
+			}
+			if err := ax.Line(dst, ks, un, draw.LineStyle{Color: fateUnderflow, Width: st.pxf(2.5)}); err != nil {
+				return err
+			}
+		}
+		ax.VMarker(dst, k, "", draw.LineStyle{Color: st.th.Foreground, Width: st.pxf(2)})
+	}
+	s.sx = axes[0]
+	th := st.th
+	p := axes[1].Plot
+	draw.DrawInlineLegend(dst, p.Min.X, r.Max.Y-legH+st.px(6), r.Max.X-p.Min.X, []draw.LegendEntry{
+		{Label: "this scale", Width: st.pxf(2)},
+		{Label: fmt.Sprintf("current scaling (max ÷ amax = 2^%.1f)", cur), Color: draw.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
+		{Label: "clipped", Color: fateOverflow, Width: st.pxf(2.5)},
+		{Label: "flushed to zero", Color: fateUnderflow, Width: st.pxf(2.5)},
+	}, ls, &th)
+	return nil
+}
+
+// minFinite returns the smallest finite value of xs (0 if none).
+func minFinite(xs []float64) float64 {
+	m := 0.0
+	for _, x := range xs {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			m = math.Min(m, x)
+		}
+	}
+	return m
+}
