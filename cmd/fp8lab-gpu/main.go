@@ -1,0 +1,255 @@
+//go:build cuda
+
+// Command fp8lab-gpu runs fp8lab's operations on an NVIDIA GPU: it reports
+// the device (info), proves that the GPU computes the same arithmetic as
+// the Go core (parity) and measures the kernels and the FP8 and BF16
+// matrix products (bench).
+//
+// Build it with the CUDA headers and the libcuda stub, which need no GPU
+// (scripts/cuda-headers.sh prints the flags):
+//
+//	CGO_CFLAGS=-I$HOME/.cache/fp8lab/cuda/usr/include \
+//	CGO_LDFLAGS=-L$HOME/.cache/fp8lab/cuda/lib \
+//	go build -tags cuda ./cmd/fp8lab-gpu
+//
+// and run it where the GPU is (`fp8lab gpu ...` finds it next to fp8lab or
+// on PATH). It needs the NVIDIA driver (libcuda.so.1); the products need
+// cuBLASLt (libcublasLt.so.13, .12 or .11, or $FP8LAB_CUBLASLT), opened at run
+// time. On a machine without a usable GPU it prints one line and exits
+// with status 2.
+//
+// Usage:
+//
+//	fp8lab-gpu info  [--device N] [--json]
+//	fp8lab-gpu parity [--device N] [--short] [--seed N] [--filter TEXT] [--codec both|software|hardware] [--json]
+//	fp8lab-gpu bench [--device N] [--elements N] [--iters N] [--gemm 4096,8192|none] [--strict] [--json]
+//
+// Exit status: 0 success; 1 a parity mismatch, an error, or (bench --strict)
+// a missed goal; 2 bad usage or no usable GPU.
+//
+// The binaries need glibc 2.34 or later. As first written, this command had
+// only been compiled: see native/README.md for what was verified where.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/fp8lab/fp8lab/native"
+	"github.com/fp8lab/fp8lab/native/cuda"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usageText = `Usage: fp8lab-gpu COMMAND [flags]
+
+Commands:
+  info    the GPU, its driver, compute capability and cuBLASLt
+  parity  run every operation on the CPU and the GPU and compare the results
+  bench   copy bandwidth, kernel bandwidths and FP8/BF16 GEMM TFLOPS
+
+Run 'fp8lab-gpu COMMAND -h' for a command's flags.
+`
+
+// errUsage marks a usage error (exit status 2).
+var errUsage = errors.New("usage")
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, usageText)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmds := map[string]func([]string, io.Writer, io.Writer) error{"info": runInfo, "parity": runParity, "bench": runBench}
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "fp8lab-gpu: unknown command %q\n\n%s", args[0], usageText)
+		return 2
+	}
+	err := cmd(args[1:], stdout, stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "fp8lab-gpu %s: %v\n", args[0], err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "fp8lab-gpu %s: %v\n", args[0], err)
+	return 1
+}
+
+func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *int, *bool) {
+	fs := flag.NewFlagSet("fp8lab-gpu "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dev := fs.Int("device", 0, "GPU ordinal")
+	asJSON := fs.Bool("json", false, "print JSON")
+	return fs, dev, asJSON
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// info is what runInfo reports.
+type info struct {
+	cuda.Properties
+	ComputeCapability string `json:"compute_capability"`
+	HardwareFP8       bool   `json:"hardware_fp8"`
+	CUBLASLt          string `json:"cublaslt"`
+	CUBLASLtVersion   int    `json:"cublaslt_version,omitempty"`
+}
+
+func runInfo(args []string, stdout, stderr io.Writer) error {
+	fs, dev, asJSON := newFlags("info", stderr)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	d, err := cuda.Open(*dev)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	p := d.Properties()
+	in := info{Properties: p, ComputeCapability: p.ComputeCapability(), HardwareFP8: d.Info().HardwareFP8}
+	path, version, lerr := d.CUBLASLt()
+	if lerr != nil {
+		in.CUBLASLt = "not available: " + lerr.Error()
+	} else {
+		in.CUBLASLt, in.CUBLASLtVersion = path, version
+	}
+	if *asJSON {
+		return writeJSON(stdout, in)
+	}
+	fmt.Fprintf(stdout, "device:             %d of %d: %s\n", p.Ordinal, p.Devices, p.Name)
+	fmt.Fprintf(stdout, "compute capability: %s (%d.%d), %d SMs\n", p.ComputeCapability(), p.Major, p.Minor, p.SMs)
+	fmt.Fprintf(stdout, "memory:             %.1f GiB, %d-bit bus, %.0f GB/s theoretical\n", float64(p.MemoryBytes)/(1<<30), p.BusWidthBits, p.PeakGBps)
+	fmt.Fprintf(stdout, "driver:             CUDA %s (%d)\n", p.DriverString(), p.Driver)
+	hw := "no (software codec only; cvt.rn.satfinite.e4m3x2 needs sm_90, or sm_89 with a driver for PTX ISA 8.1)"
+	if in.HardwareFP8 {
+		hw = "yes (cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32)"
+	}
+	fmt.Fprintf(stdout, "hardware FP8 cvt:   %s\n", hw)
+	if lerr != nil {
+		fmt.Fprintf(stdout, "cuBLASLt:           %s\n", in.CUBLASLt)
+	} else {
+		fmt.Fprintf(stdout, "cuBLASLt:           %s (version %d)\n", path, version)
+	}
+	return nil
+}
+
+func runParity(args []string, stdout, stderr io.Writer) error {
+	fs, dev, asJSON := newFlags("parity", stderr)
+	short := fs.Bool("short", false, "smaller tensors and fewer cases")
+	seed := fs.Uint64("seed", 1, "seed of every input tensor")
+	filter := fs.String("filter", "", "run only the cases whose name contains this text")
+	codec := fs.String("codec", "both", "GPU codecs to check: both (hardware where available), software, hardware")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	var codecs []native.Codec
+	switch *codec {
+	case "both":
+	case "software", "sw":
+		codecs = []native.Codec{native.CodecSoftware}
+	case "hardware", "hw":
+		codecs = []native.Codec{native.CodecHardware}
+	default:
+		return fmt.Errorf("%w: --codec %q (both, software, hardware)", errUsage, *codec)
+	}
+	d, err := cuda.Open(*dev)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	cfg := native.ParityConfig{Seed: *seed, Short: *short, Filter: *filter, Codecs: codecs, Log: stdout}
+	if *asJSON {
+		cfg.Log = stderr // progress lines; the report goes to stdout
+	}
+	fmt.Fprintf(cfg.Log, "parity: reference %s; device %s\n", native.NewCPU().Info().Device, d.Info().Device)
+	rep, err := native.Parity(native.NewCPU(), d, cfg)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "parity: %d ok, %d failed, %d skipped (codes, scales, stochastic roundings, amax, dequantize and FWHT bit-identical; GEMM within %.3g (FP8) and %.3g (BF16) of Σ|a||b|)\n",
+			rep.OK, rep.Failed, rep.Skipped, native.GEMMTolFP8, native.GEMMTolBF16)
+	}
+	return rep.Err()
+}
+
+func runBench(args []string, stdout, stderr io.Writer) error {
+	fs, dev, asJSON := newFlags("bench", stderr)
+	elements := fs.Int("elements", 1<<28, "float32 elements of the bandwidth tests (a multiple of 8192)")
+	iters := fs.Int("iters", 20, "timed repetitions per measurement")
+	gemm := fs.String("gemm", "4096,8192", "square GEMM sizes, comma-separated, or none")
+	strict := fs.Bool("strict", false, "exit with status 1 when a goal is missed")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	sizes := []int{}
+	if *gemm != "none" && *gemm != "" {
+		for _, s := range strings.Split(*gemm, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 16 || n%16 != 0 {
+				return fmt.Errorf("%w: --gemm %q: sizes are multiples of 16", errUsage, *gemm)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	if *elements <= 0 || *elements%8192 != 0 || *iters < 1 {
+		return fmt.Errorf("%w: --elements must be a positive multiple of 8192 and --iters positive", errUsage)
+	}
+	d, err := cuda.Open(*dev)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	cfg := cuda.BenchConfig{Elements: *elements, Iters: *iters, GEMM: sizes, Log: stdout}
+	if *asJSON {
+		cfg.Log = stderr // progress lines; the report goes to stdout
+	}
+	rep, err := d.Bench(cfg)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "bench: %d measurements, %d goals missed\n", len(rep.Results), rep.Missed)
+	}
+	if *strict && rep.Missed > 0 {
+		return fmt.Errorf("%d goals missed", rep.Missed)
+	}
+	return nil
+}

@@ -1,0 +1,436 @@
+//go:build cuda
+
+package cuda
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/native/internal/launch"
+	"github.com/fp8lab/fp8lab/native/kernels"
+	"gorgonia.org/cu"
+)
+
+// BenchConfig configures Bench.
+type BenchConfig struct {
+	// Elements is the float32 element count of the bandwidth tests, a
+	// multiple of 8192 (default 1<<28: a 1 GiB input, far beyond L2).
+	Elements int
+	// Iters is the number of timed repetitions of each measurement (default 20).
+	Iters int
+	// GEMM lists the square product sizes (default 4096 and 8192); a
+	// non-nil empty slice skips the products.
+	GEMM []int
+	// Log receives one progress line per measurement; nil for none.
+	Log io.Writer
+}
+
+// Bandwidth goals on H100, as fractions of the device-to-device copy bandwidth.
+const (
+	GoalTensorQuantize = 0.85
+	GoalTiledQuantize  = 0.75 // 1x128 tiles and MX blocks (fused kernels)
+	GoalStochastic     = 0.70
+	GoalFWHT           = 0.60 // blocks up to 4096
+	GoalFP8TFLOPS      = 1200 // FP8 GEMM at 8192³
+	GoalFP8OverBF16    = 1.6  // FP8 over BF16 GEMM at 8192³
+)
+
+// BenchResult is one measurement. Bandwidths count the bytes a kernel must
+// move at least (read the input once, write the output once); OfCopy
+// compares them with the copy bandwidth measured first.
+type BenchResult struct {
+	Name   string  `json:"name"`
+	Bytes  int64   `json:"bytes,omitempty"`
+	Millis float64 `json:"ms,omitempty"`
+	GBps   float64 `json:"gbps,omitempty"`
+	OfCopy float64 `json:"of_copy,omitempty"`
+	TFLOPS float64 `json:"tflops,omitempty"`
+	Ratio  float64 `json:"ratio,omitempty"`
+	Goal   float64 `json:"goal,omitempty"` // a fraction of copy, TFLOPS or a ratio
+	Status string  `json:"status,omitempty"`
+}
+
+// BenchReport is the output of Bench.
+type BenchReport struct {
+	Device   Properties    `json:"device"`
+	CUBLASLt string        `json:"cublaslt"`
+	Elements int           `json:"elements"`
+	Iters    int           `json:"iters"`
+	Results  []BenchResult `json:"results"`
+	Missed   int           `json:"missed"`
+}
+
+// bench is the state of one Bench run.
+type bench struct {
+	d      *Device
+	cfg    BenchConfig
+	rep    *BenchReport
+	copyBW float64
+	step   int
+	steps  int
+}
+
+func (b *bench) logf(format string, args ...any) {
+	if b.cfg.Log != nil {
+		fmt.Fprintf(b.cfg.Log, format+"\n", args...)
+	}
+}
+
+// add records a result, judges its goal and prints its line.
+func (b *bench) add(r BenchResult) {
+	b.step++
+	if r.Bytes > 0 && r.Millis > 0 {
+		r.GBps = float64(r.Bytes) / (r.Millis / 1e3) / 1e9
+		if b.copyBW > 0 {
+			r.OfCopy = r.GBps / b.copyBW
+		}
+	}
+	line := fmt.Sprintf("bench [%2d/%d] %-46s", b.step, b.steps, r.Name)
+	switch {
+	case r.TFLOPS > 0:
+		line += fmt.Sprintf(" %8.3f ms %8.1f TFLOPS", r.Millis, r.TFLOPS)
+	case r.Ratio > 0:
+		line += fmt.Sprintf(" %8.2fx", r.Ratio)
+	default:
+		line += fmt.Sprintf(" %8.3f ms %8.1f GB/s", r.Millis, r.GBps)
+		if r.OfCopy > 0 {
+			line += fmt.Sprintf(" = %5.1f%% of copy", 100*r.OfCopy)
+		}
+	}
+	if r.Goal > 0 {
+		v := r.OfCopy
+		goal := fmt.Sprintf("%.0f%%", 100*r.Goal)
+		switch {
+		case r.TFLOPS > 0:
+			v, goal = r.TFLOPS, fmt.Sprintf("%.0f TFLOPS", r.Goal)
+		case r.Ratio > 0:
+			v, goal = r.Ratio, fmt.Sprintf("%.1fx", r.Goal)
+		}
+		r.Status = "met"
+		if v < r.Goal {
+			r.Status = "missed"
+			b.rep.Missed++
+		}
+		line += fmt.Sprintf("  (goal %s: %s)", goal, r.Status)
+	}
+	b.rep.Results = append(b.rep.Results, r)
+	b.logf("%s", line)
+}
+
+// time runs fn twice to warm up, then Iters times between two events, and
+// returns the mean milliseconds per run.
+func (b *bench) time(fn func() error) (float64, error) {
+	for range 2 {
+		if err := fn(); err != nil {
+			return 0, err
+		}
+	}
+	start, err := cu.MakeEvent(cu.DefaultEvent)
+	if err != nil {
+		return 0, check("cuEventCreate", err)
+	}
+	defer func() { _ = cu.DestroyEvent(&start) }()
+	stop, err := cu.MakeEvent(cu.DefaultEvent)
+	if err != nil {
+		return 0, check("cuEventCreate", err)
+	}
+	defer func() { _ = cu.DestroyEvent(&stop) }()
+	if err := check("cuEventRecord", start.Record(cu.Stream{})); err != nil {
+		return 0, err
+	}
+	for range b.cfg.Iters {
+		if err := fn(); err != nil {
+			return 0, err
+		}
+	}
+	if err := check("cuEventRecord", stop.Record(cu.Stream{})); err != nil {
+		return 0, err
+	}
+	if err := check("cuEventSynchronize", stop.Synchronize()); err != nil {
+		return 0, err
+	}
+	ms, err := start.Elapsed(stop)
+	if err != nil {
+		return 0, check("cuEventElapsedTime", err)
+	}
+	return ms / float64(b.cfg.Iters), nil
+}
+
+// fill writes a repeated host pattern of n bytes into dst.
+func fill(a *arena, dst cu.DevicePtr, n int64, pattern []byte) error {
+	src, err := upload(a, pattern)
+	if err != nil {
+		return err
+	}
+	chunk := int64(len(pattern))
+	for off := int64(0); off < n; off += chunk {
+		if err := check("cuMemcpyDtoD", cu.MemcpyDtoD(dst+cu.DevicePtr(off), src, min(chunk, n-off))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Bench measures the device-to-device copy bandwidth, then every kernel in
+// GB/s and as a fraction of that bandwidth, then the FP8 and BF16 products
+// in TFLOPS, printing a line per measurement to cfg.Log.
+func (d *Device) Bench(cfg BenchConfig) (*BenchReport, error) {
+	if cfg.Elements <= 0 {
+		cfg.Elements = 1 << 28
+	}
+	if cfg.Elements%8192 != 0 {
+		return nil, fmt.Errorf("cuda: bench elements %d is not a multiple of 8192", cfg.Elements)
+	}
+	if cfg.Iters <= 0 {
+		cfg.Iters = 20
+	}
+	if cfg.GEMM == nil {
+		cfg.GEMM = []int{4096, 8192}
+	}
+	b := &bench{d: d, cfg: cfg, rep: &BenchReport{Device: d.props, Elements: cfg.Elements, Iters: cfg.Iters}}
+	codecs := []string{"sw"}
+	if d.hasHW {
+		codecs = append(codecs, "hw")
+	}
+	err := d.do("bench", func() error {
+		b.logf("bench: %s, %s, %d SMs, theoretical DRAM bandwidth %.0f GB/s", d.props.Name, d.props.ComputeCapability(), d.props.SMs, d.props.PeakGBps)
+		if err := b.kernels(codecs); err != nil {
+			return err
+		}
+		return b.gemms()
+	})
+	return b.rep, err
+}
+
+// kernels measures the copy, then the elementwise kernels: the programs
+// of native/internal/launch that Quantize, Dequantize and FWHT run, with
+// the input bound to one preallocated buffer.
+func (b *bench) kernels(codecs []string) error {
+	d, n := b.d, int64(b.cfg.Elements)
+	cols := int64(8192)
+	rows := n / cols
+	c := d.config()
+	b.logf("bench: filling a %d×%d float32 input (%.2f GiB)", rows, cols, float64(4*n)/(1<<30))
+	var a arena
+	defer a.free()
+	x, err := a.alloc(4 * n)
+	if err != nil {
+		return err
+	}
+	pattern := make([]byte, 4<<20)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < len(pattern); i += 4 {
+		v := float32(r.NormFloat64())
+		if i%4099 == 0 {
+			v *= 300 // outliers
+		}
+		binary.LittleEndian.PutUint32(pattern[i:], math.Float32bits(v))
+	}
+	if err := fill(&a, x, 4*n, pattern); err != nil {
+		return err
+	}
+	y, err := a.alloc(4 * n)
+	if err != nil {
+		return err
+	}
+
+	type step struct {
+		name  string
+		bytes int64
+		goal  float64
+		build func(p *launch.Program, x int)
+	}
+	quant := func(br, bc int64, q launch.Quant) func(*launch.Program, int) {
+		return func(p *launch.Program, x int) {
+			c.Quantize(p, x, launch.NewLayout(int(rows), int(cols), int(br), int(bc)), q)
+		}
+	}
+	e4 := launch.Quant{Format: kernels.FormatE4M3FN, Eps: 1e-12}
+	with := func(q launch.Quant, edit func(*launch.Quant)) launch.Quant { edit(&q); return q }
+	steps := []step{{"amax tensor", 4 * n, 0, func(p *launch.Program, x int) {
+		c.Amax(p, x, launch.NewLayout(int(rows), int(cols), int(rows), int(cols)))
+	}}}
+	for _, codec := range codecs {
+		name := map[string]string{"sw": "software", "hw": "hardware"}[codec]
+		q := with(e4, func(q *launch.Quant) { q.Hardware = codec == "hw" })
+		given := with(q, func(q *launch.Quant) { q.Scales = []float32{1} })
+		steps = append(steps,
+			step{"quantize tensor E4M3 " + name + " (given scale)", 5 * n, GoalTensorQuantize, quant(rows, cols, given)},
+			step{"quantize tensor E5M2 " + name + " (given scale)", 5 * n, GoalTensorQuantize,
+				quant(rows, cols, with(given, func(q *launch.Quant) { q.Format = kernels.FormatE5M2 }))},
+			step{"quantize tensor E4M3 " + name + " (amax+scale+encode)", 5 * n, 0, quant(rows, cols, q)},
+			step{"quantize 1x128 E4M3 " + name + " (fused)", 5*n + n/128*8, GoalTiledQuantize,
+				quant(1, 128, with(q, func(q *launch.Quant) { q.Fusable = true }))},
+			step{"quantize mx E4M3 " + name + " (fused)", 5*n + n/32*9, GoalTiledQuantize,
+				quant(1, 32, with(q, func(q *launch.Quant) { q.Fusable, q.MX, q.Eps = true, true, 0 }))},
+			step{"quantize row E4M3 " + name + " (amax+scale+encode)", 5 * n, 0, quant(1, cols, q)},
+			step{"quantize 128x128 E4M3 " + name + " (amax+scale+encode)", 5 * n, 0, quant(128, 128, q)},
+		)
+	}
+	sto := with(e4, func(q *launch.Quant) { q.Stochastic, q.Seed, q.Stream, q.Bits = true, 1, 2, 32 })
+	steps = append(steps,
+		step{"stochastic tensor E4M3 (Philox, given scale)", 5 * n, GoalStochastic,
+			quant(rows, cols, with(sto, func(q *launch.Quant) { q.Scales = []float32{1} }))},
+		step{"stochastic 1x128 E4M3 (Philox, fused)", 5*n + n/128*8, GoalStochastic,
+			quant(1, 128, with(sto, func(q *launch.Quant) { q.Fusable = true }))},
+		step{"dequantize tensor E4M3", 5 * n, 0, func(p *launch.Program, x int) {
+			var table [256]float32
+			for i := range table {
+				table[i] = fp8.E4M3FN.Decode32(uint8(i))
+			}
+			codes := p.Zeros(n)
+			c.Dequantize(p, codes, launch.Upload(p, table[:]), launch.Upload(p, []float32{0.5}),
+				launch.NewLayout(int(rows), int(cols), int(rows), int(cols)), false)
+		}},
+	)
+	for _, blk := range []int{128, 1024, 4096, 32768} {
+		goal := GoalFWHT
+		if blk > 4096 {
+			goal = 0
+		}
+		lb := int(math.Log2(float64(blk)))
+		norm := float32(1 / math.Sqrt(float64(blk)))
+		steps = append(steps, step{fmt.Sprintf("fwht block %d (read + write)", blk), 8 * n, goal, func(p *launch.Program, x int) {
+			c.FWHT(p, x, n, lb, norm)
+		}})
+	}
+	b.steps = 1 + len(steps) + 5*len(b.cfg.GEMM)
+
+	ms, err := b.time(func() error { return check("cuMemcpyDtoD", cu.MemcpyDtoD(y, x, 4*n)) })
+	if err != nil {
+		return err
+	}
+	b.copyBW = float64(8*n) / (ms / 1e3) / 1e9
+	b.add(BenchResult{Name: "copy cuMemcpyDtoD (read + write)", Bytes: 8 * n, Millis: ms})
+	for _, s := range steps {
+		p := launch.Program{Buffers: []launch.Buffer{{Bytes: 4 * n}}} // buffer 0: the input, bound to y
+		s.build(&p, 0)
+		if err := b.measure(&p, y, s.name, s.bytes, s.goal); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+	}
+	return nil
+}
+
+// measure allocates a program's buffers (buffer 0 bound to in), times its
+// steps and frees the buffers.
+func (b *bench) measure(p *launch.Program, in cu.DevicePtr, name string, bytes int64, goal float64) error {
+	if err := p.Check(); err != nil {
+		return err
+	}
+	var a arena
+	defer a.free()
+	ptrs, err := prepare(&a, p, map[int]cu.DevicePtr{0: in})
+	if err != nil {
+		return err
+	}
+	ms, err := b.time(func() error { return b.d.steps(p.Steps, ptrs, nil) })
+	if err != nil {
+		return err
+	}
+	b.add(BenchResult{Name: name, Bytes: bytes, Millis: ms, Goal: goal})
+	return nil
+}
+
+// gemms measures the FP8 (fast accumulation off and on) and BF16 products
+// at each size, BF16 output, TN layout, and their ratio.
+func (b *bench) gemms() error {
+	if len(b.cfg.GEMM) == 0 {
+		return nil
+	}
+	lt, err := b.d.ltHandle()
+	if err != nil {
+		return err
+	}
+	b.rep.CUBLASLt = fmt.Sprintf("%s (version %d)", lt.path, lt.version)
+	b.logf("bench: cuBLASLt %s", b.rep.CUBLASLt)
+	for _, s := range b.cfg.GEMM {
+		if err := b.gemmSize(lt, s); err != nil {
+			return fmt.Errorf("GEMM %d: %w", s, err)
+		}
+	}
+	return nil
+}
+
+func (b *bench) gemmSize(lt *cublasLt, s int) error {
+	var a arena
+	defer a.free()
+	n2 := int64(s) * int64(s)
+	flops := 2 * float64(s) * float64(s) * float64(s)
+	// FP8 operands: E4M3FN codes with magnitudes up to 2^0·1.875 (no NaN).
+	p8 := make([]byte, 1<<20)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range p8 {
+		p8[i] = byte(r.IntN(0x40)) | byte(r.IntN(2))<<7
+	}
+	// BF16 operands: values in ±[0.5, 2).
+	p16 := make([]byte, 1<<20)
+	for i := 0; i < len(p16); i += 2 {
+		binary.LittleEndian.PutUint16(p16[i:], fp8.BF16.Encode32(float32(0.5+1.5*r.Float64())*float32(1-2*r.IntN(2))))
+	}
+	bufs := map[string]cu.DevicePtr{}
+	for _, name := range []string{"a8", "b8", "a16", "b16", "d"} {
+		size := n2
+		if name != "a8" && name != "b8" {
+			size = 2 * n2
+		}
+		p, err := a.alloc(size)
+		if err != nil {
+			return err
+		}
+		pat := p8
+		if size == 2*n2 {
+			pat = p16
+		}
+		if err := fill(&a, p, size, pat); err != nil {
+			return err
+		}
+		bufs[name] = p
+	}
+	one, err := upload(&a, []float32{1, 1})
+	if err != nil {
+		return err
+	}
+	run := func(name string, spec gemmSpec, x, y cu.DevicePtr) (float64, error) {
+		p, err := lt.plan(spec)
+		if err != nil {
+			return 0, err
+		}
+		defer p.destroy()
+		ms, err := b.time(func() error { return p.run(x, y, bufs["d"]) })
+		if err != nil {
+			return 0, err
+		}
+		tf := flops / (ms / 1e3) / 1e12
+		b.add(BenchResult{Name: name, Millis: ms, TFLOPS: tf})
+		return tf, nil
+	}
+	var best float64
+	for _, fast := range []bool{false, true} {
+		spec := gemmSpec{atype: typeE4M3, btype: typeE4M3, dtype: typeBF16, m: s, n: s, k: s, ascale: one, bscale: one + 4, fastAccum: fast}
+		name := fmt.Sprintf("gemm fp8 e4m3 %d³ -> bf16, fast accum %v", s, map[bool]string{false: "off", true: "on"}[fast])
+		tf, err := run(name, spec, bufs["a8"], bufs["b8"])
+		if err != nil {
+			return err
+		}
+		best = max(best, tf)
+	}
+	bf, err := run(fmt.Sprintf("gemm bf16 %d³ -> bf16", s), gemmSpec{atype: typeBF16, btype: typeBF16, dtype: typeBF16, m: s, n: s, k: s}, bufs["a16"], bufs["b16"])
+	if err != nil {
+		return err
+	}
+	goal := 0.0
+	if s == 8192 {
+		goal = GoalFP8TFLOPS
+	}
+	b.add(BenchResult{Name: fmt.Sprintf("gemm fp8 %d³ best of the two", s), Millis: flops / best / 1e9, TFLOPS: best, Goal: goal})
+	if s == 8192 {
+		goal = GoalFP8OverBF16
+	}
+	b.add(BenchResult{Name: fmt.Sprintf("ratio fp8 (best) / bf16 at %d³", s), Ratio: best / bf, Goal: goal})
+	return nil
+}

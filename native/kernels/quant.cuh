@@ -1,0 +1,254 @@
+// quant.cuh: the quantize kernels, written once and instantiated with the
+// software codec (sw.cu, compute_70, any GPU) and with the hardware FP8
+// conversion (hw.cu, compute_89: cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32).
+//
+// Element e = i·cols + j of a rows×cols tensor belongs to block
+// (i / br)·gc + j / bc, whose float32 encode multiplier is scales[block]:
+// code = enc(x · scale), the product rounded to float32 first, as
+// scaling.Quantize does. Stochastic rounding uses word e of the Philox
+// stream (seed, stream): dither.Bits(seed, stream, e).
+#pragma once
+#include "common.cuh"
+
+#define FL_FULL 0xFFFFFFFFu
+
+// fl_hw_pair converts two floats with the hardware instruction; lo goes to
+// the low byte. Only hw.cu defines FL_WITH_HW and runs it.
+__device__ __forceinline__ fl_u32 fl_hw_pair(float lo, float hi, int fmt) {
+#if defined(FL_WITH_HW)
+    unsigned short r;
+    if (fmt == FL_E5M2) {
+        asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(r) : "f"(hi), "f"(lo));
+    } else {
+        asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(hi), "f"(lo));
+    }
+    return r;
+#else
+    (void)lo;
+    (void)hi;
+    (void)fmt;
+    return 0;
+#endif
+}
+
+// fl_hw_fix maps a NaN input to fp8's NaN code with the input's sign (the
+// instruction writes 0x7F for every NaN); other codes pass through.
+__device__ __forceinline__ fl_u32 fl_hw_fix(fl_u32 code, fl_u32 u, const fl_fmt &f) {
+    return (u & 0x7FFFFFFFu) > 0x7F800000u ? (f.nan_code | ((u >> 31) << 7)) : code;
+}
+
+// fl_encode_n encodes N (1 or 4) scaled values whose float32 bits are u.
+// rnd holds the random words when sto is set.
+template <int N, bool HW>
+__device__ __forceinline__ void fl_encode_n(const fl_u32 *u, const fl_u32 *rnd, int sto, int rbits, int fmt,
+                                            const fl_fmt &f, fl_u32 *c) {
+    if (sto) {
+#pragma unroll
+        for (int k = 0; k < N; k++) {
+            c[k] = fl_encode_stochastic(u[k], rnd[k], (fl_u32)rbits, f);
+        }
+    } else if (HW) {
+#pragma unroll
+        for (int k = 0; k < N; k += 2) {
+            fl_u32 p = fl_hw_pair(fl_u2f(u[k]), k + 1 < N ? fl_u2f(u[k + 1]) : 0.0f, fmt);
+            c[k] = fl_hw_fix(p & 0xFFu, u[k], f);
+            if (k + 1 < N) {
+                c[k + 1] = fl_hw_fix(p >> 8, u[k + 1], f);
+            }
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < N; k++) {
+            c[k] = fl_encode_nearest(u[k], f);
+        }
+    }
+}
+
+// fl_encode_body: codes for a tensor whose scales are known (tensor, row,
+// R×C blocks, tiles that the fused kernel does not take). VEC = 4 needs
+// cols % 4 == 0 and bc % 4 == 0, so that four consecutive elements share a
+// row, a block and one Philox block.
+template <int VEC, bool HW>
+__device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i64 rows, fl_i64 cols, fl_i64 br,
+                                               fl_i64 bc, fl_i64 gc, const float *__restrict__ scales, int fmt,
+                                               fl_u8 *__restrict__ codes, int sto, fl_u64 seed, fl_u64 stream,
+                                               int rbits) {
+    const fl_fmt f = fl_format(fmt);
+    const fl_i64 ng = rows * cols / VEC;
+    const bool uniform = br >= rows && bc >= cols;
+    const float s0 = scales[0];
+    fl_i64 stride = (fl_i64)gridDim.x * blockDim.x;
+    for (fl_i64 g = (fl_i64)blockIdx.x * blockDim.x + threadIdx.x; g < ng; g += stride) {
+        fl_i64 e = g * VEC;
+        float s = s0;
+        if (!uniform) {
+            fl_i64 i = e / cols, j = e - i * cols;
+            s = scales[(i / br) * gc + j / bc];
+        }
+        fl_u32 u[VEC], rnd[VEC], c[VEC];
+        if (VEC == 4) {
+            float4 v = reinterpret_cast<const float4 *>(x)[g];
+            u[0] = fl_f2u(fl_mul(v.x, s));
+            u[1 % VEC] = fl_f2u(fl_mul(v.y, s));
+            u[2 % VEC] = fl_f2u(fl_mul(v.z, s));
+            u[3 % VEC] = fl_f2u(fl_mul(v.w, s));
+            if (sto) {
+                fl_philox_block(seed, stream, (fl_u64)g, rnd);
+            }
+        } else {
+            u[0] = fl_f2u(fl_mul(x[e], s));
+            if (sto) {
+                rnd[0] = fl_bits(seed, stream, (fl_u64)e);
+            }
+        }
+        fl_encode_n<VEC, HW>(u, rnd, sto, rbits, fmt, f, c);
+        if (VEC == 4) {
+            reinterpret_cast<fl_u32 *>(codes)[g] = c[0] | (c[1 % VEC] << 8) | (c[2 % VEC] << 16) | (c[3 % VEC] << 24);
+        } else {
+            codes[e] = (fl_u8)c[0];
+        }
+    }
+}
+
+// fl_rowseg_body: the fused kernel of 1×bc segments (1×128 tiles, MX and
+// other power-of-two tiles up to 128): G lanes of a warp own one segment,
+// find its amax with shuffles, compute its scale (kind 0: the scale rule;
+// kind 1: the MX E8M0 rule) and encode it, reading x once. With VEC = 4
+// each lane holds four consecutive elements (G = bc / 4); with VEC = 1 it
+// holds bc / G elements at stride G (G = min(bc, 32)).
+template <int VEC, bool HW>
+__device__ __forceinline__ void fl_rowseg_body(const float *__restrict__ x, fl_i64 rows, fl_i64 cols, fl_i64 bc,
+                                               fl_i64 gc, int G, int fmt, int kind, double eps, int margin, int pow2,
+                                               int mxround, int sto, fl_u64 seed, fl_u64 stream, int rbits,
+                                               fl_u8 *__restrict__ codes, float *__restrict__ scales,
+                                               fl_u32 *__restrict__ amax, fl_u8 *__restrict__ scodes) {
+    const fl_fmt f = fl_format(fmt);
+    const fl_rule rule = {eps, margin, pow2};
+    const int lane = threadIdx.x & 31;
+    const int sub = lane % G;          // lane within the segment
+    const int per_warp = 32 / G;       // segments per warp
+    const int per_lane = (int)(bc / G); // elements per lane, at most 4
+    const fl_i64 nseg = rows * gc;
+    const fl_i64 warp0 = ((fl_i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const fl_i64 nwarps = ((fl_i64)gridDim.x * blockDim.x) >> 5;
+    for (fl_i64 w = warp0; w * per_warp < nseg; w += nwarps) {
+        const fl_i64 s = w * per_warp + lane / G;
+        const bool valid = s < nseg;
+        fl_i64 i = 0, j0 = 0, j1 = 0;
+        if (valid) {
+            i = s / gc;
+            j0 = (s - i * gc) * bc;
+            j1 = j0 + bc < cols ? j0 + bc : cols;
+        }
+        float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        bool in[4] = {false, false, false, false};
+        fl_u32 m = 0;
+        if (VEC == 4) {
+            fl_i64 j = j0 + (fl_i64)sub * 4;
+            if (valid && j < j1) {
+                float4 q = *reinterpret_cast<const float4 *>(x + i * cols + j);
+                v[0] = q.x;
+                v[1] = q.y;
+                v[2] = q.z;
+                v[3] = q.w;
+                in[0] = in[1] = in[2] = in[3] = true;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                fl_i64 j = j0 + sub + (fl_i64)k * G;
+                if (k < per_lane && valid && j < j1) {
+                    v[k] = x[i * cols + j];
+                    in[k] = true;
+                }
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            fl_u32 a = fl_f2u(v[k]) & 0x7FFFFFFFu;
+            m = a > m ? a : m;
+        }
+        for (int o = G >> 1; o > 0; o >>= 1) {
+            fl_u32 t = __shfl_xor_sync(FL_FULL, m, o);
+            m = t > m ? t : m;
+        }
+        float scale = 1.0f; // non-finite amax: the host reports the error
+        fl_u32 scode = 0;
+        if (m < 0x7F800000u) {
+            if (kind == 1) {
+                scode = fl_mx_code(fl_u2f(m), f, mxround);
+                scale = fl_mx_scale(scode);
+            } else {
+                scale = fl_rule_scale(fl_u2f(m), f.max_value, rule);
+            }
+        }
+        if (!valid) {
+            continue; // after the shuffles, which need every lane
+        }
+        fl_u32 u[4], rnd[4] = {0, 0, 0, 0}, c[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            u[k] = fl_f2u(fl_mul(v[k], scale));
+        }
+        if (VEC == 4) {
+            fl_i64 e = i * cols + j0 + (fl_i64)sub * 4;
+            if (in[0]) {
+                if (sto) {
+                    fl_philox_block(seed, stream, (fl_u64)(e >> 2), rnd);
+                }
+                fl_encode_n<4, HW>(u, rnd, sto, rbits, fmt, f, c);
+                *reinterpret_cast<fl_u32 *>(codes + e) = c[0] | (c[1] << 8) | (c[2] << 16) | (c[3] << 24);
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                if (in[k]) {
+                    fl_i64 e = i * cols + j0 + sub + (fl_i64)k * G;
+                    if (sto) {
+                        rnd[0] = fl_bits(seed, stream, (fl_u64)e);
+                    }
+                    fl_u32 uk = u[k];
+                    fl_encode_n<1, HW>(&uk, rnd, sto, rbits, fmt, f, c);
+                    codes[e] = (fl_u8)c[0];
+                }
+            }
+        }
+        if (sub == 0) {
+            scales[s] = scale;
+            amax[s] = m;
+            if (kind == 1) {
+                scodes[s] = (fl_u8)scode;
+            }
+        }
+    }
+}
+
+// The extern "C" entry points of one codec: FL_CODEC is sw or hw.
+#define FL_CAT2(a, b) a##b
+#define FL_CAT(a, b) FL_CAT2(a, b)
+
+#define FL_DEFINE_QUANT_KERNELS(CODEC, HW)                                                                       \
+    extern "C" __global__ void FL_CAT(fl_encode4_, CODEC)(                                                       \
+        const float *x, fl_i64 rows, fl_i64 cols, fl_i64 br, fl_i64 bc, fl_i64 gc, const float *scales, int fmt,   \
+        fl_u8 *codes, int sto, fl_u64 seed, fl_u64 stream, int rbits) {                                            \
+        fl_encode_body<4, HW>(x, rows, cols, br, bc, gc, scales, fmt, codes, sto, seed, stream, rbits);          \
+    }                                                                                                            \
+    extern "C" __global__ void FL_CAT(fl_encode1_, CODEC)(                                                       \
+        const float *x, fl_i64 rows, fl_i64 cols, fl_i64 br, fl_i64 bc, fl_i64 gc, const float *scales, int fmt,   \
+        fl_u8 *codes, int sto, fl_u64 seed, fl_u64 stream, int rbits) {                                            \
+        fl_encode_body<1, HW>(x, rows, cols, br, bc, gc, scales, fmt, codes, sto, seed, stream, rbits);          \
+    }                                                                                                            \
+    extern "C" __global__ void FL_CAT(fl_rowseg4_, CODEC)(                                                       \
+        const float *x, fl_i64 rows, fl_i64 cols, fl_i64 bc, fl_i64 gc, int G, int fmt, int kind, double eps,     \
+        int margin, int pow2, int mxround, int sto, fl_u64 seed, fl_u64 stream, int rbits, fl_u8 *codes,          \
+        float *scales, fl_u32 *amax, fl_u8 *scodes) {                                                              \
+        fl_rowseg_body<4, HW>(x, rows, cols, bc, gc, G, fmt, kind, eps, margin, pow2, mxround, sto, seed, stream, \
+                              rbits, codes, scales, amax, scodes);                                                 \
+    }                                                                                                            \
+    extern "C" __global__ void FL_CAT(fl_rowseg1_, CODEC)(                                                       \
+        const float *x, fl_i64 rows, fl_i64 cols, fl_i64 bc, fl_i64 gc, int G, int fmt, int kind, double eps,     \
+        int margin, int pow2, int mxround, int sto, fl_u64 seed, fl_u64 stream, int rbits, fl_u8 *codes,          \
+        float *scales, fl_u32 *amax, fl_u8 *scodes) {                                                              \
+        fl_rowseg_body<1, HW>(x, rows, cols, bc, gc, G, fmt, kind, eps, margin, pow2, mxround, sto, seed, stream, \
+                              rbits, codes, scales, amax, scodes);                                                 \
+    }

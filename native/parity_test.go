@@ -1,0 +1,187 @@
+package native
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/scaling"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// faulty wraps the CPU backend and breaks one operation, to show that
+// Parity notices.
+type faulty struct {
+	*CPU
+	info  Info
+	fault string
+}
+
+func (f *faulty) Info() Info { return f.info }
+
+func (f *faulty) Amax(t *scaling.Tensor, g scaling.Granularity) (*scaling.Tensor, error) {
+	if f.fault == "amax-unsupported" {
+		return nil, fmt.Errorf("%w: no amax here", ErrUnsupported)
+	}
+	return f.CPU.Amax(t, g)
+}
+
+func (f *faulty) Quantize(t *scaling.Tensor, fm *fp8.Format, g scaling.Granularity, o QuantizeOptions) (*scaling.Quantized, error) {
+	switch {
+	case f.fault == "stream" && o.Stochastic != nil:
+		s := *o.Stochastic
+		s.Stream++
+		o.Stochastic = &s
+	case f.fault == "hardware-nan" && o.Codec == CodecHardware:
+		q, err := f.CPU.Quantize(t, fm, g, o)
+		if err == nil {
+			for i, x := range t.Data {
+				if x != x {
+					q.Codes[i] = 0x7F // what cvt writes for -NaN without the fix-up
+				}
+			}
+		}
+		return q, err
+	}
+	q, err := f.CPU.Quantize(t, fm, g, o)
+	if err == nil && f.fault == "code" && len(q.Codes) > 40 {
+		q.Codes[40] ^= 1
+	}
+	if err == nil && f.fault == "scale" && g.Kind == scaling.KindMX {
+		q.Scales[0] *= 2
+	}
+	return q, err
+}
+
+func (f *faulty) FWHT(x []float32, block int) error {
+	err := f.CPU.FWHT(x, block)
+	if n := len(x) - 1; f.fault == "fwht-ulp" {
+		x[n] = math.Nextafter32(x[n], float32(math.Inf(1)))
+	}
+	return err
+}
+
+func (f *faulty) ScaledMatMul(a, b *scaling.Quantized, out Output) (*scaling.Tensor, error) {
+	r, err := f.CPU.ScaledMatMul(a, b, out)
+	if err == nil && f.fault == "gemm" {
+		r.Data[len(r.Data)-1] += 1 // about 1% of Σ|a||b| at K = 128
+	}
+	if err == nil && f.fault == "gemm-noise" {
+		for i := range r.Data {
+			r.Data[i] = math.Nextafter32(r.Data[i], 0) // one float32 ulp: within tolerance
+		}
+	}
+	return r, err
+}
+
+func (f *faulty) MatMulBF16(a, b *scaling.Tensor, out Output) (*scaling.Tensor, error) {
+	if f.fault == "bf16-transposed" {
+		return f.CPU.MatMulBF16(b, a, out) // only shapes that happen to fit
+	}
+	return f.CPU.MatMulBF16(a, b, out)
+}
+
+func runParity(t *testing.T, dut Backend, filter string) *ParityReport {
+	t.Helper()
+	var log bytes.Buffer
+	rep, err := Parity(NewCPU(), dut, ParityConfig{Seed: 1, Short: true, Filter: filter, Log: &log,
+		Codecs: []Codec{CodecSoftware, CodecHardware}})
+	require.NoError(t, err)
+	require.Len(t, rep.Results, rep.OK+rep.Failed+rep.Skipped)
+	assert.Equal(t, len(rep.Results), strings.Count(log.String(), "\n"), "one log line per case")
+	return rep
+}
+
+func TestParityCPUAgainstItself(t *testing.T) {
+	rep := runParity(t, NewCPU(), "")
+	require.NoError(t, rep.Err())
+	assert.Zero(t, rep.Failed)
+	assert.Zero(t, rep.Skipped)
+	assert.Greater(t, rep.OK, 500)
+	kinds := map[string]bool{}
+	rejected := 0
+	for _, r := range rep.Results {
+		kinds[strings.Fields(r.Name)[0]] = true
+		if strings.HasPrefix(r.Detail, "both reject") {
+			rejected++
+		}
+	}
+	for _, k := range []string{"amax", "quantize", "quantize-scales", "dequantize", "fwht", "scaled-matmul", "matmul-bf16"} {
+		assert.True(t, kinds[k], k)
+	}
+	assert.Positive(t, rejected, "NaN inputs under current scaling are rejected by both")
+}
+
+func TestParityFindsFaults(t *testing.T) {
+	cases := []struct{ fault, filter, want string }{
+		{"code", "quantize E4M3FN tensor 37x300 normal nearest", "code (0, 40)"},
+		{"scale", "quantize E5M2 mx 37x300 wide nearest", "scale of block 0"},
+		{"stream", "quantize E4M3FN row 256x512 normal stochastic32", "code"},
+		{"hardware-nan", "quantize-scales E4M3FN tensor 37x300", "reference 0xff, device 0x7f"},
+		{"fwht-ulp", "fwht block 128 x 3", "element 383"},
+		{"gemm", "scaled-matmul E4M3FN(tensor)xE4M3FN(tensor) 64x128x48 -> float32", "tolerance"},
+		{"bf16-transposed", "matmul-bf16 16x16x16", "tolerance"},
+	}
+	for _, c := range cases {
+		t.Run(c.fault, func(t *testing.T) {
+			rep := runParity(t, &faulty{CPU: NewCPU(), fault: c.fault}, c.filter)
+			require.NotEmpty(t, rep.Results, "the filter selects cases")
+			require.Error(t, rep.Err())
+			var details []string
+			for _, r := range rep.Results {
+				if r.Status == "FAIL" {
+					details = append(details, r.Detail)
+				}
+			}
+			assert.Contains(t, strings.Join(details, "\n"), c.want)
+		})
+	}
+}
+
+func TestParityToleratesRoundingNoiseAndSkipsUnsupported(t *testing.T) {
+	rep := runParity(t, &faulty{CPU: NewCPU(), fault: "gemm-noise"}, "scaled-matmul")
+	assert.NoError(t, rep.Err(), "a float32 ulp is within the GEMM tolerance")
+	rep = runParity(t, &faulty{CPU: NewCPU(), fault: "amax-unsupported"}, "amax tensor")
+	assert.NoError(t, rep.Err())
+	assert.Positive(t, rep.Skipped)
+	assert.Zero(t, rep.OK)
+}
+
+func TestParityDefaultsCodecsFromInfo(t *testing.T) {
+	dut := &faulty{CPU: NewCPU(), info: Info{Name: "fake", HardwareFP8: true}}
+	rep, err := Parity(NewCPU(), dut, ParityConfig{Short: true, Filter: "quantize E4M3FN tensor 3x5 normal nearest"})
+	require.NoError(t, err)
+	var names []string
+	for _, r := range rep.Results {
+		names = append(names, r.Name)
+	}
+	assert.ElementsMatch(t, []string{
+		"quantize E4M3FN tensor 3x5 normal nearest codec=software",
+		"quantize E4M3FN tensor 3x5 normal nearest codec=hardware",
+	}, names)
+	_, err = Parity(nil, dut, ParityConfig{})
+	assert.ErrorIs(t, err, ErrInvalidArgument)
+}
+
+func TestProductError(t *testing.T) {
+	a := &scaling.Tensor{Rows: 1, Cols: 2, Data: []float32{1, -2}}
+	b := &scaling.Tensor{Rows: 2, Cols: 1, Data: []float32{3, 4}}
+	r := &scaling.Tensor{Rows: 1, Cols: 1, Data: []float32{-5}}
+	d := &scaling.Tensor{Rows: 1, Cols: 1, Data: []float32{-5.11}}
+	e, i, j := ProductError(a, b, r, d, OutputFloat32)
+	assert.InDelta(t, 0.11/11, e, 1e-6) // Σ|a||b| = 3 + 8
+	assert.Equal(t, [2]int{0, 0}, [2]int{i, j})
+	d.Data[0] = float32(math.NaN())
+	e, _, _ = ProductError(a, b, r, d, OutputFloat32)
+	assert.True(t, math.IsInf(e, 1))
+	// One BF16 ulp is forgiven for bf16 output: ulp(5) = 2^-5.
+	d.Data[0] = -5 - 0x1p-5
+	e, _, _ = ProductError(a, b, r, d, OutputBF16)
+	assert.Zero(t, e)
+	e, _, _ = ProductError(a, b, r, d, OutputFloat32)
+	assert.Positive(t, e)
+}
