@@ -1,0 +1,139 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/scaling"
+)
+
+func init() {
+	commands["quantize"] = command{"quantize a matrix (.npy or CSV) and report its scales and errors", runQuantize}
+}
+
+func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("quantize", "--format F --granularity tensor|row|col|tile1x128|block128|mx|nvfp4 [--json] FILE", stderr)
+	asJSON := fs.Bool("json", false, "print JSON")
+	formatName := fs.String("format", "E4M3FN", "element format")
+	granName := fs.String("granularity", "tensor", "tensor, row, col, tile1x128, block128, mx or nvfp4 (also tile1xN, blockN, blockRxC)")
+	roundName := fs.String("round", "nearest", "element rounding: nearest, zero, away or stochastic")
+	saturate := fs.Bool("saturate", true, "clamp overflow to ±max; false follows OCP")
+	seed := fs.Uint64("seed", 0, "stochastic rounding: Philox seed (element i uses word i of stream 0)")
+	rbits := fs.Int("rbits", 16, "stochastic rounding: random bits per element, 1..32")
+	mxRound := fs.String("mx-rounding", "floor", "MX shared exponent: floor (OCP), ceil or nearest")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("quantize needs one FILE (.npy float32/float64 2-D array, or CSV)")
+	}
+	f, err := fp8.Lookup(*formatName)
+	if err != nil {
+		return err
+	}
+	g, err := scaling.ParseGranularity(*granName)
+	if err != nil {
+		return err
+	}
+	round, err := fp8.ParseRounding(*roundName)
+	if err != nil {
+		return err
+	}
+	t, err := readTensor(pos[0])
+	if err != nil {
+		return err
+	}
+	opts := scaling.Options{Mode: fp8.Mode{Round: round}}
+	if !*saturate {
+		opts.Mode.Overflow = fp8.NoSaturate
+	}
+	if round == fp8.Stochastic {
+		opts.Mode.RandomBits = *rbits
+		opts.Random = make([]uint32, len(t.Data))
+		dither.Fill(opts.Random, *seed, 0, 0)
+	}
+	if g.Kind == scaling.MX.Kind {
+		if opts.MXRounding, err = fp8.ParseScaleRounding(*mxRound); err != nil {
+			return err
+		}
+	}
+	res, err := scaling.Evaluate(t, f, g, opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, res)
+	}
+	return printQuantize(stdout, pos[0], res)
+}
+
+// readTensor reads a .npy file, or CSV for any other extension.
+func readTensor(path string) (*scaling.Tensor, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	var t *scaling.Tensor
+	if strings.EqualFold(filepath.Ext(path), ".npy") {
+		t, err = scaling.ReadNPY(file)
+	} else {
+		t, err = scaling.ReadCSV(file)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+func printQuantize(w io.Writer, path string, r *scaling.Result) error {
+	m := r.Metrics
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "input\t%s (%d×%d)\n", path, r.Rows, r.Cols)
+	fmt.Fprintf(tw, "quantized\t%s, %s scaling (blocks %d×%d, %d scale(s)), %s, %s\n",
+		r.Format, r.Granularity, r.BlockRows, r.BlockCols, len(r.Scales), r.Rounding, r.Overflow)
+	if r.ScaleFormat != "" {
+		fmt.Fprintf(tw, "scale format\t%s\n", r.ScaleFormat)
+	}
+	if r.TensorScale != 0 {
+		fmt.Fprintf(tw, "tensor scale\t%g\n", r.TensorScale)
+	}
+	fmt.Fprintf(tw, "scales\t%s\n", summarizeScales(r.Scales))
+	fmt.Fprintf(tw, "SQNR\t%.2f dB (whole tensor)\n", m.SQNR)
+	fmt.Fprintf(tw, "row SQNR\tmean %.2f dB, worst %.2f dB (row %d)\n", m.Rows.Mean, m.Rows.Worst, m.Rows.WorstIndex)
+	fmt.Fprintf(tw, "block SQNR\tmean %.2f dB, worst %.2f dB (%d×%d blocks)\n", m.Blocks.Mean, m.Blocks.Worst, m.BlockRows, m.BlockCols)
+	fmt.Fprintf(tw, "MSE\t%g\n", m.MSE)
+	fmt.Fprintf(tw, "max error\tabsolute %g, relative %g\n", m.MaxAbsError, m.MaxRelError)
+	fmt.Fprintf(tw, "overflow\t%d of %d elements clipped\n", m.Overflow, m.Elements)
+	fmt.Fprintf(tw, "underflow\t%d nonzero elements flushed to zero\n", m.Underflow)
+	fmt.Fprintf(tw, "subnormal\t%.2f%% of elements\n", 100*m.FractionSubnormal)
+	fmt.Fprintf(tw, "codes used\t%d distinct\n", m.DistinctCodes)
+	if m.NonFinite > 0 {
+		fmt.Fprintf(tw, "non-finite\t%d NaN/Inf inputs left out of the metrics\n", m.NonFinite)
+	}
+	return tw.Flush()
+}
+
+// summarizeScales prints a few scales, or their range when there are many.
+func summarizeScales(s []float32) string {
+	if len(s) <= 8 {
+		parts := make([]string, len(s))
+		for i, v := range s {
+			parts[i] = fmt.Sprintf("%g", v)
+		}
+		return strings.Join(parts, " ")
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range s {
+		lo, hi = math.Min(lo, float64(v)), math.Max(hi, float64(v))
+	}
+	return fmt.Sprintf("%d scales from %g to %g (--json lists them all)", len(s), lo, hi)
+}
