@@ -72,22 +72,30 @@ func (f *Format) Describe(c uint8) (CodeInfo, error) {
 		ci.Power = f.grid.emin
 	}
 	ci.ULP = Number(math.Ldexp(1, ci.Power-s.ManBits))
+	ci.Class = f.classes[c]
+	return ci, nil
+}
+
+// Class returns the class of code c; codes wider than the format are NaN.
+func (f *Format) Class(c uint8) Class { return f.classes[c] }
+
+// classify computes the class of code c from its value and fields.
+func (f *Format) classify(c uint8) Class {
 	v := f.values[c]
+	mag := c & f.magMask
 	switch {
 	case math.IsNaN(v):
-		ci.Class = ClassNaN
+		return ClassNaN
 	case math.IsInf(v, 0):
-		ci.Class = ClassInf
+		return ClassInf
 	case mag == f.maxMag:
-		ci.Class = ClassMax
+		return ClassMax
 	case v == 0:
-		ci.Class = ClassZero
-	case ci.Exponent == 0 && s.Specials != ExponentOnly:
-		ci.Class = ClassSubnormal
-	default:
-		ci.Class = ClassNormal
+		return ClassZero
+	case mag>>f.spec.ManBits == 0 && f.spec.Specials != ExponentOnly:
+		return ClassSubnormal
 	}
-	return ci, nil
+	return ClassNormal
 }
 
 // bitString writes the code's fields, most significant first, separated by dots.

@@ -3,10 +3,13 @@ package fp8
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"sort"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -74,19 +77,18 @@ func TestFastPathMatchesCore(t *testing.T) {
 
 // nearestBySearch is a second, simple reference for float32 inputs: binary
 // search in the sorted magnitudes, comparing against midpoints, which are
-// exact in float64 for every preset.
-func nearestBySearch(f *Format, x float32) uint8 {
+// exact in float64 for every preset. It saturates, as the default mode does.
+func nearestBySearch(f *Format, mags []float64, x float32) uint8 {
 	v := float64(x)
 	if math.IsNaN(v) {
 		return f.specialCode(false, math.Signbit(v))
 	}
-	mags := f.magnitudes()
 	a := math.Abs(v)
 	i := sort.SearchFloat64s(mags, a)
 	var mag int
 	switch {
 	case i == len(mags):
-		mag = len(mags) - 1 // beyond Max saturates (the default mode)
+		mag = len(mags) - 1
 	case mags[i] == a || i == 0:
 		mag = i
 	default:
@@ -109,48 +111,90 @@ func nearestBySearch(f *Format, x float32) uint8 {
 	return c
 }
 
-// TestExhaustiveFloat32 encodes every float32 (in -short mode every 65537th
-// one) to E4M3FN and E5M2, checks each code against nearestBySearch and hashes
-// all codes. The digest pins the full 2^32 result; it was recorded from a run
-// in which every code matched the search reference.
+// exhaustiveDigests pins the codes of all 2^32 float32 inputs (SHA-256 over
+// the SHA-256 of each chunk of 2^20 consecutive bit patterns). They were
+// recorded from a long run in which every code matched nearestBySearch.
+var exhaustiveDigests = map[string]string{
+	"E4M3FN": "86ca13a0747d3c2ff7db4a06799ea769bd9a5073bd1e4a6dcdd265ade6d16477",
+	"E5M2":   "553e8a278d37392c661ab508bbc14b605adf9a121ea66b9c5e0721820e2c497e",
+}
+
+// TestExhaustiveFloat32 encodes every float32 to E4M3FN and E5M2 with the
+// bulk encoder and checks each code against nearestBySearch (long mode:
+// FP8LAB_LONG=1); in -short and normal mode it checks every 64th chunk.
 func TestExhaustiveFloat32(t *testing.T) {
-	digests := map[string]string{
-		"E4M3FN": "",
-		"E5M2":   "",
-	}
-	stride := uint64(65537)
+	const chunkBits = 20
+	const chunks = 1 << (32 - chunkBits)
+	step := 64
 	if long() {
-		stride = 1
+		step = 1
 	}
-	const chunk = 1 << 20
-	src := make([]float32, chunk)
-	dst := make([]uint8, chunk)
 	for _, f := range []*Format{E4M3FN, E5M2} {
-		h := sha256.New()
-		n := 0
-		for u := uint64(0); u < 1<<32; {
-			n = 0
-			for ; n < chunk && u < 1<<32; u += stride {
-				src[n] = math.Float32frombits(uint32(u))
-				n++
-			}
-			require.NoError(t, f.EncodeSlice32(dst[:n], src[:n], Mode{}))
-			for i := 0; i < n; i++ {
-				if math.IsInf(float64(src[i]), 0) {
-					continue // saturates; checked in the reference tests
+		mags := f.magnitudes()
+		sums := make([][32]byte, chunks)
+		errs := make(chan string, runtime.GOMAXPROCS(0))
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				src := make([]float32, 1<<chunkBits)
+				dst := make([]uint8, 1<<chunkBits)
+				for c := range next {
+					base := uint32(c) << chunkBits
+					for i := range src {
+						src[i] = math.Float32frombits(base + uint32(i))
+					}
+					if err := f.encodeNearest32Serial(dst, src); err != nil {
+						errs <- err.Error()
+						return
+					}
+					for i, x := range src {
+						if math.IsInf(float64(x), 0) {
+							continue // saturates: checked by the reference tests
+						}
+						if want := nearestBySearch(f, mags, x); want != dst[i] {
+							errs <- fmt.Sprintf("%s: %v (%#x) gave %#x, want %#x", f, x, math.Float32bits(x), dst[i], want)
+							return
+						}
+					}
+					sums[c] = sha256.Sum256(dst)
 				}
-				if want := nearestBySearch(f, src[i]); want != dst[i] {
-					t.Fatalf("%s: %v (%#x) gave %#x, want %#x", f, src[i], math.Float32bits(src[i]), dst[i], want)
-				}
-			}
-			h.Write(dst[:n])
+			}()
 		}
-		got := hex.EncodeToString(h.Sum(nil))
+		for c := 0; c < chunks; c += step {
+			select {
+			case msg := <-errs:
+				close(next)
+				wg.Wait()
+				t.Fatal(msg)
+			case next <- c:
+			}
+		}
+		close(next)
+		wg.Wait()
+		select {
+		case msg := <-errs:
+			t.Fatal(msg)
+		default:
+		}
 		if long() {
-			t.Logf("%s all 2^32 float32 digest %s", f, got)
-			if want := digests[f.Name()]; want != "" {
+			h := sha256.New()
+			for _, s := range sums {
+				h.Write(s[:])
+			}
+			got := hex.EncodeToString(h.Sum(nil))
+			t.Logf("%s: all 2^32 float32 inputs match the search reference; digest %s", f, got)
+			if want := exhaustiveDigests[f.Name()]; want != "" {
 				require.Equal(t, want, got, "%s digest", f)
 			}
 		}
 	}
+}
+
+// encodeNearest32Serial runs the bulk fast path on one goroutine.
+func (f *Format) encodeNearest32Serial(dst []uint8, src []float32) error {
+	_, err := f.encodeNearest32(dst, src, Mode{})
+	return err
 }

@@ -76,6 +76,7 @@ type Format struct {
 	max     float64
 
 	values   [256]float64 // exact value of every code (NaN for NaN codes)
+	classes  [256]Class
 	values32 [256]float32
 	fast     fast32 // float32 fast path constants
 }
@@ -133,6 +134,9 @@ func NewFormat(s Spec) (*Format, error) {
 		f.values32[c] = float32(f.values[c])
 	}
 	f.max = f.values[f.maxMag]
+	for c := 0; c < 256; c++ {
+		f.classes[c] = f.classify(uint8(c))
+	}
 	f.fast = newFast32(f)
 	return f, nil
 }

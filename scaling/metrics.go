@@ -140,8 +140,7 @@ func MeasureWith(orig *Tensor, q *Quantized, blocks Granularity) (Metrics, error
 	fmtMax := q.Format.Max()
 	var subnormal [256]bool
 	for c := 0; c < q.Format.NumCodes(); c++ {
-		info, err := q.Format.Describe(uint8(c))
-		subnormal[c] = err == nil && info.Class == fp8.ClassSubnormal
+		subnormal[c] = q.Format.Class(uint8(c)) == fp8.ClassSubnormal
 	}
 	var seen [256]bool
 	subnormals := 0

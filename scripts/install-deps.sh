@@ -4,7 +4,7 @@
 #   chromium                      real-browser tests (chromedp drives /usr/bin/chromium)
 #   xvfb, xauth                   xvfb-run for the ebiten desktop tests
 #   libgl1-mesa-dri               Mesa software OpenGL inside Xvfb
-#   gcc libc6-dev pkg-config      cgo
+#   gcc g++ libc6-dev pkg-config  cgo; g++ also builds the host checks of the CUDA kernels
 #   libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev
 #   libxxf86vm-dev libasound2-dev ebiten's native (cgo, X11) build dependencies
 #   nodejs                        runs GOOS=js tests via $(go env GOROOT)/lib/wasm/go_js_wasm_exec
@@ -21,7 +21,7 @@ set -euo pipefail
 
 REQUIRED=(
 	chromium xvfb xauth libgl1-mesa-dri
-	gcc libc6-dev pkg-config
+	gcc g++ libc6-dev pkg-config
 	libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev
 	libxxf86vm-dev libasound2-dev
 )
