@@ -88,12 +88,7 @@ func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, rows)
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "code\tbits\tvalue\tclass")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "0x%02X\t%s\t%s\t%s\n", r.Code, r.Bits, r.Value, r.Class)
-	}
-	return tw.Flush()
+	return printCodes(stdout, rows)
 }
 
 // encodeResult is one line of `fp8lab encode --json`.
@@ -230,12 +225,7 @@ func runDecode(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, rows)
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "code\tbits\tvalue\tclass")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "0x%02X\t%s\t%s\t%s\n", r.Code, r.Bits, r.Value, r.Class)
-	}
-	return tw.Flush()
+	return printCodes(stdout, rows)
 }
 
 func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -287,6 +277,16 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(tw, "note\tOVERFLOW: beyond the largest finite value %v\n", f.Max())
 	case ex.Underflow:
 		fmt.Fprintln(tw, "note\tUNDERFLOW: the value was flushed to zero")
+	}
+	return tw.Flush()
+}
+
+// printCodes writes one line per code: hex code, bit fields, value, class.
+func printCodes(w io.Writer, rows []fp8.CodeInfo) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "code\tbits\tvalue\tclass")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "0x%02X\t%s\t%s\t%s\n", r.Code, r.Bits, r.Value, r.Class)
 	}
 	return tw.Flush()
 }
