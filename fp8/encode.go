@@ -202,3 +202,18 @@ func (f *Format) specialCode(inf, neg bool) uint8 {
 	}
 	return f.nanCode | sign
 }
+
+// Overflows reports whether the finite value x rounds beyond the largest
+// finite value of f in mode m: rounding comes first, then the comparison, so
+// 464 does not overflow E4M3FN under NearestEven (it is a tie that goes to
+// 448) while 465 does. For Stochastic it reports whether x can overflow,
+// that is, whether it overflows with the largest random word. NaN and ±Inf
+// give false: they are not finite values that overflow.
+func (f *Format) Overflows(x float64, m Mode) bool {
+	a := math.Float64bits(x) &^ (1 << 63)
+	if a >= f64Inf || m.check() != nil {
+		return false
+	}
+	_, st := f.grid.roundMagnitude(a, m, ^uint32(0))
+	return st&overflowed != 0
+}

@@ -250,3 +250,30 @@ func TestClassesOfE4M3FN(t *testing.T) {
 	}
 	assert.Equal(t, map[Class]int{ClassZero: 2, ClassSubnormal: 14, ClassNormal: 236, ClassMax: 2, ClassNaN: 2}, count)
 }
+
+func TestOverflows(t *testing.T) {
+	ne := Mode{}
+	assert.False(t, E4M3FN.Overflows(448, ne))
+	assert.False(t, E4M3FN.Overflows(464, ne), "a tie that rounds to 448")
+	assert.False(t, E4M3FN.Overflows(448.00003, ne), "rounds to 448: no clipping")
+	assert.True(t, E4M3FN.Overflows(464.00001, ne))
+	assert.True(t, E4M3FN.Overflows(-465, ne))
+	assert.False(t, E5M2.Overflows(61439.99, ne))
+	assert.True(t, E5M2.Overflows(61440, ne), "the tie goes to the even would-be 65536")
+	assert.False(t, E4M3FN.Overflows(479, Mode{Round: TowardZero}))
+	assert.True(t, E4M3FN.Overflows(480, Mode{Round: TowardZero}))
+	assert.True(t, E4M3FN.Overflows(448.5, Mode{Round: AwayFromZero}))
+	sr := Mode{Round: Stochastic, RandomBits: 8}
+	assert.True(t, E4M3FN.Overflows(449, sr), "can round up past 448")
+	assert.False(t, E4M3FN.Overflows(447, sr))
+	assert.False(t, E4M3FN.Overflows(math.Inf(1), ne))
+	assert.False(t, E4M3FN.Overflows(math.NaN(), ne))
+	// Agrees with Explain's flag on every interesting input.
+	for _, x := range interestingInputs(newRef(E4M3FN.Spec())) {
+		ex, err := Explain(E4M3FN, x, ne)
+		require.NoError(t, err)
+		if !math.IsInf(x, 0) && !math.IsNaN(x) {
+			assert.Equal(t, ex.Overflow, E4M3FN.Overflows(x, ne), "%v", x)
+		}
+	}
+}

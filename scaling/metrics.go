@@ -64,9 +64,11 @@ type Metrics struct {
 	// element flushed to zero).
 	MaxRelError float64 `json:"max_rel_error"`
 	// Overflow counts the finite elements that were clipped: the scaled
-	// value x·scale, formed in float32 as Quantize forms it, is beyond the
-	// format's Max, so the code is ±Max (or Inf or NaN in non-saturating
-	// modes).
+	// value x·scale, formed in float32 as Quantize forms it, rounds beyond
+	// the format's Max (fp8's Format.Overflows: round first, then compare),
+	// so the code is ±Max (or Inf or NaN in non-saturating modes). A value
+	// a hair above Max that rounds to Max is not clipped. Under stochastic
+	// rounding it counts the elements that can round past Max.
 	Overflow int `json:"overflow"`
 	// Underflow counts the nonzero elements that became zero.
 	Underflow int `json:"underflow"`
@@ -137,7 +139,6 @@ func MeasureWith(orig *Tensor, q *Quantized, blocks Granularity) (Metrics, error
 	if err != nil {
 		return Metrics{}, err
 	}
-	fmtMax := q.Format.Max()
 	var subnormal [256]bool
 	for c := 0; c < q.Format.NumCodes(); c++ {
 		subnormal[c] = q.Format.Class(uint8(c)) == fp8.ClassSubnormal
@@ -154,7 +155,7 @@ func MeasureWith(orig *Tensor, q *Quantized, blocks Granularity) (Metrics, error
 				subnormals++
 			}
 			x := orig.Data[k]
-			if v := math.Abs(float64(x * q.Scales[base+j/q.BlockCols])); v > fmtMax && !math.IsInf(float64(x), 0) && !math.IsNaN(v) {
+			if !math.IsInf(float64(x), 0) && q.Format.Overflows(float64(x*q.Scales[base+j/q.BlockCols]), q.Mode) {
 				m.Overflow++
 			}
 		}
