@@ -1,0 +1,36 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestFinerGranularityRescuesSmallValues(t *testing.T) {
+	var out bytes.Buffer
+	lines, err := run(&out)
+	require.NoError(t, err)
+	by := map[string]line{}
+	for _, l := range lines {
+		by[l.Granularity] = l
+	}
+	for _, g := range []string{"tensor", "row", "col", "tile1x128", "block128", "mx", "nvfp4"} {
+		require.Contains(t, by, g)
+	}
+	tensor, row, tile := by["tensor"].Metrics, by["row"].Metrics, by["tile1x128"].Metrics
+
+	// One scale for the whole tensor: the outliers set it, and most of the
+	// ordinary values fall into E4M3's subnormals or to zero.
+	assert.Greater(t, tensor.FractionSubnormal, 0.5)
+	assert.Greater(t, tensor.Underflow, 10*row.Underflow)
+	// Per-row and 1×128 tiles isolate the outlier rows: far better SQNR,
+	// overall and in the worst row.
+	assert.Greater(t, row.SQNR, tensor.SQNR+20)
+	assert.Greater(t, tile.SQNR, tensor.SQNR+20)
+	assert.Greater(t, row.Rows.Worst, tensor.Rows.Worst+10)
+	// The whole-tensor SQNR hides the damage: the worst block is much worse.
+	assert.Less(t, tensor.Blocks.Worst, tensor.SQNR-15)
+	assert.Contains(t, out.String(), "nvfp4")
+}
