@@ -277,3 +277,25 @@ func TestOverflows(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeSlicesMatchDecode(t *testing.T) {
+	for _, n := range []int{0, 1, 3, 4, 5, 257, 1<<16 + 3} {
+		src := make([]uint8, n)
+		for i := range src {
+			src[i] = uint8(i*37 + 11)
+		}
+		d32, d64 := make([]float32, n), make([]float64, n)
+		require.NoError(t, E5M2.DecodeSlice32(d32, src))
+		require.NoError(t, E5M2.DecodeSlice(d64, src))
+		for i, c := range src {
+			want := E5M2.Decode(c)
+			if math.IsNaN(want) {
+				require.True(t, math.IsNaN(d64[i]) && math.IsNaN(float64(d32[i])), "n=%d i=%d", n, i)
+				continue
+			}
+			require.Equal(t, want, d64[i], "n=%d i=%d", n, i)
+			require.Equal(t, float32(want), d32[i], "n=%d i=%d", n, i)
+		}
+	}
+	assert.ErrorIs(t, E5M2.DecodeSlice32(make([]float32, 2), make([]uint8, 3)), ErrLength)
+}

@@ -146,10 +146,7 @@ func (f *Format) DecodeSlice32(dst []float32, src []uint8) error {
 		return err
 	}
 	return parallel(len(src), func(lo, hi int) error {
-		d, s := dst[lo:hi], src[lo:hi]
-		for i, c := range s {
-			d[i] = f.values32[c]
-		}
+		decodeTable(&f.values32, dst[lo:hi], src[lo:hi])
 		return nil
 	})
 }
@@ -160,10 +157,20 @@ func (f *Format) DecodeSlice(dst []float64, src []uint8) error {
 		return err
 	}
 	return parallel(len(src), func(lo, hi int) error {
-		d, s := dst[lo:hi], src[lo:hi]
-		for i, c := range s {
-			d[i] = f.values[c]
-		}
+		decodeTable(&f.values, dst[lo:hi], src[lo:hi])
 		return nil
 	})
+}
+
+// decodeTable looks every code up in tab, four at a time; len(dst) == len(src).
+func decodeTable[T float32 | float64](tab *[256]T, dst []T, src []uint8) {
+	dst = dst[:len(src)] // lets the compiler drop the bounds checks
+	i := 0
+	for ; i+4 <= len(src); i += 4 {
+		s, d := src[i:i+4:i+4], dst[i:i+4:i+4]
+		d[0], d[1], d[2], d[3] = tab[s[0]], tab[s[1]], tab[s[2]], tab[s[3]]
+	}
+	for ; i < len(src); i++ {
+		dst[i] = tab[src[i]]
+	}
 }
