@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/viz"
 )
 
@@ -92,6 +93,25 @@ func (g *Shell) setParam(name, value string) error {
 		return err
 	}
 	g.status = ""
+	return nil
+}
+
+// LoadTensor shows t in the current scene, which must be a viz.TensorLoader
+// (the window scene). A tensor is not a parameter, so the cached picture is
+// dropped here: loading a second file redraws even when every parameter
+// stays the same.
+func (g *Shell) LoadTensor(t *scaling.Tensor) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	l, ok := g.scene().(viz.TensorLoader)
+	if !ok {
+		return fmt.Errorf("%w: scene %q cannot show a loaded tensor", viz.ErrParam, g.cur)
+	}
+	if err := l.LoadTensor(t); err != nil {
+		g.status = err.Error()
+		return err
+	}
+	g.status, g.sceneSig = "", ""
 	return nil
 }
 

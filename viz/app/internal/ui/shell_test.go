@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/viz"
 )
 
@@ -210,4 +211,23 @@ func TestTinyWindowShowsMessage(t *testing.T) {
 	require.NoError(t, err)
 	img := g.Snapshot(500, 300) // the scene area is below the minimum
 	assert.Greater(t, variance(img), 10.0)
+}
+
+func TestLoadTensorRedrawsEachTime(t *testing.T) {
+	g, err := New("window", Options{})
+	require.NoError(t, err)
+	g.Snapshot(1280, 800)
+	small, err := scaling.FromSlice(1, 4, []float32{0.001, 0.002, 0.003, 0.004})
+	require.NoError(t, err)
+	big, err := scaling.FromSlice(1, 4, []float32{100, 2000, 3000, 40000})
+	require.NoError(t, err)
+	require.NoError(t, g.LoadTensor(small))
+	a := g.Snapshot(1280, 800)
+	n := g.Renders()
+	require.NoError(t, g.LoadTensor(big))
+	b := g.Snapshot(1280, 800)
+	assert.Equal(t, n+1, g.Renders(), "a second tensor must redraw")
+	assert.False(t, bytes.Equal(a.Pix, b.Pix))
+	require.NoError(t, g.SetScene("explorer"))
+	assert.ErrorIs(t, g.LoadTensor(big), viz.ErrParam)
 }
