@@ -1,0 +1,152 @@
+package jsapi
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+
+	"github.com/fp8lab/fp8lab/scaling"
+	"github.com/fp8lab/fp8lab/viz"
+)
+
+// MaxRenderSide bounds the width and height of a rendered scene.
+const MaxRenderSide = 4096
+
+// Live is the scene on screen that the live functions (currentScene,
+// setScene, setParam, getParam) act on: the ebiten game in the playground
+// module, a Headless scene in the core module and in tests.
+type Live interface {
+	// Scene returns the scene being shown.
+	Scene() viz.Scene
+	// SetScene shows the scene of that name instead (the playground keeps
+	// the parameters each scene had when it was last shown; Headless starts
+	// afresh).
+	SetScene(name string) error
+	// SetParam changes one parameter of the scene being shown.
+	SetParam(name, value string) error
+}
+
+// Headless is a Live without a screen: a scene and nothing else. It is not
+// safe for concurrent use.
+type Headless struct {
+	scene viz.Scene
+}
+
+// NewHeadless returns a Headless showing a fresh scene of that name.
+func NewHeadless(name string) (*Headless, error) {
+	s, err := viz.New(name)
+	if err != nil {
+		return nil, err
+	}
+	return &Headless{scene: s}, nil
+}
+
+// Scene implements Live.
+func (h *Headless) Scene() viz.Scene { return h.scene }
+
+// SetScene implements Live.
+func (h *Headless) SetScene(name string) error {
+	s, err := viz.New(name)
+	if err != nil {
+		return err
+	}
+	h.scene = s
+	return nil
+}
+
+// SetParam implements Live.
+func (h *Headless) SetParam(name, value string) error { return h.scene.Set(name, value) }
+
+// ReadTensor parses an uploaded tensor file: .npy when the data starts with
+// NumPy's magic bytes, CSV otherwise.
+func ReadTensor(data []byte) (*scaling.Tensor, error) {
+	if bytes.HasPrefix(data, []byte("\x93NUMPY")) {
+		return scaling.ReadNPY(bytes.NewReader(data))
+	}
+	return scaling.ReadCSV(bytes.NewReader(data))
+}
+
+// LoadTensor shows t in the live scene, which must be a viz.TensorLoader
+// (the window scene). A Live that has its own LoadTensor method (which can
+// lock out its drawing goroutine) is used directly.
+func LoadTensor(live Live, t *scaling.Tensor) error {
+	if l, ok := live.(viz.TensorLoader); ok {
+		return l.LoadTensor(t)
+	}
+	s := live.Scene()
+	l, ok := s.(viz.TensorLoader)
+	if !ok {
+		return fmt.Errorf("scene %s cannot show a tensor (the window scene can)", s.Name())
+	}
+	return l.LoadTensor(t)
+}
+
+// SceneList returns name and title of every scene, in teaching order.
+func SceneList() ([]any, error) {
+	var out []any
+	for _, n := range viz.Names() {
+		s, err := viz.New(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, map[string]any{"name": s.Name(), "title": s.Title()})
+	}
+	return out, nil
+}
+
+// NewScene makes a scene and applies params to it in sorted order.
+func NewScene(name string, params map[string]string) (viz.Scene, error) {
+	s, err := viz.New(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := viz.SetAll(s, params); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SceneInfo describes a scene as plain values: name, title, params (each
+// viz.Param with its current value added as "value") and facts.
+func SceneInfo(s viz.Scene) (map[string]any, error) {
+	var params []any
+	for _, p := range s.Params() {
+		m, err := Plain(p)
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.Get(p.Name)
+		if err != nil {
+			return nil, fmt.Errorf("scene %s: %w", s.Name(), err)
+		}
+		pm := m.(map[string]any)
+		pm["value"] = v
+		// Plain drops empty fields (omitempty); make min, max and step
+		// always present for numeric controls.
+		if p.Kind == viz.ParamNumber || p.Kind == viz.ParamInt {
+			pm["min"], pm["max"], pm["step"] = p.Min, p.Max, p.Step
+		}
+		params = append(params, pm)
+	}
+	if params == nil {
+		params = []any{}
+	}
+	facts := map[string]any{}
+	for k, v := range s.Facts() {
+		facts[k] = v
+	}
+	return map[string]any{"name": s.Name(), "title": s.Title(), "params": params, "facts": facts}, nil
+}
+
+// Render draws s at width × height and returns its RGBA pixels, row by row
+// (the layout of a canvas ImageData).
+func Render(s viz.Scene, width, height int) ([]byte, error) {
+	if width < 1 || height < 1 || width > MaxRenderSide || height > MaxRenderSide {
+		return nil, fmt.Errorf("width and height must be in [1, %d], got %d×%d", MaxRenderSide, width, height)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, width, height))
+	if err := s.Render(img); err != nil {
+		return nil, err
+	}
+	return img.Pix, nil
+}

@@ -1,0 +1,223 @@
+//go:build !js
+
+package jsapi_test
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fp8lab/fp8lab/internal/jsapi"
+	"github.com/fp8lab/fp8lab/viz"
+)
+
+// Pixels are compared through the mean luminance of blocks of blockSide²
+// pixels: WebAssembly and amd64 may differ in the last bit of math.Log or
+// math.Exp (Go uses assembly for them on amd64), which moves a few pixels
+// of a curve; a wrong picture changes the means far more.
+const (
+	renderW, renderH = 800, 500
+	blockSide        = 50
+)
+
+// jsBlocks is a JavaScript expression of the block means of the RGBA pixel
+// array px.
+var jsBlocks = fmt.Sprintf(`(() => { const W = %d, H = %d, B = %d, out = [];
+	for (let by = 0; by < H; by += B) for (let bx = 0; bx < W; bx += B) {
+		let sum = 0;
+		for (let y = by; y < by + B; y++) for (let x = bx; x < bx + B; x++) {
+			const i = 4 * (y * W + x); sum += 0.299 * px[i] + 0.587 * px[i + 1] + 0.114 * px[i + 2];
+		}
+		out.push(sum / (B * B));
+	}
+	return out; })()`, renderW, renderH, blockSide)
+
+// blocks is jsBlocks in Go.
+func blocks(px []byte) []float64 {
+	var out []float64
+	for by := 0; by < renderH; by += blockSide {
+		for bx := 0; bx < renderW; bx += blockSide {
+			sum := 0.0
+			for y := by; y < by+blockSide; y++ {
+				for x := bx; x < bx+blockSide; x++ {
+					i := 4 * (y*renderW + x)
+					sum += 0.299*float64(px[i]) + 0.587*float64(px[i+1]) + 0.114*float64(px[i+2])
+				}
+			}
+			out = append(out, sum/(blockSide*blockSide))
+		}
+	}
+	return out
+}
+
+// sceneCases check the scene functions against the viz package; without
+// scenes only their error paths are left to check.
+func sceneCases(t *testing.T) []jsCase {
+	cases := []jsCase{
+		{name: "scenes", code: `return api.scenes().map(s => s.name);`, check: func(t *testing.T, v any) {
+			var got []string
+			for _, n := range v.([]any) {
+				got = append(got, n.(string))
+			}
+			want := viz.Names()
+			if len(want) == 0 {
+				assert.Empty(t, got)
+				return
+			}
+			assert.Equal(t, want, got)
+		}},
+		{name: "sceneInfo of an unknown scene", code: `return api.sceneInfo("nope");`, wantErr: `unknown scene "nope"`},
+		{name: "renderScene of an unknown scene", code: `return api.renderScene("nope", 8, 8);`, wantErr: `unknown scene "nope"`},
+		{name: "renderScene too large", code: `return api.renderScene("nope", 5000, 8);`, wantErr: "argument 2 (width) must be an integer in [1, 4096]"},
+	}
+	names := viz.Names()
+	for _, name := range names {
+		s, err := viz.New(name)
+		require.NoError(t, err)
+		info, err := jsapi.SceneInfo(s)
+		require.NoError(t, err)
+		facts := s.Facts() // of a fresh scene, as sceneInfo makes
+		drawn, err := viz.New(name)
+		require.NoError(t, err)
+		pix, err := jsapi.Render(drawn, renderW, renderH)
+		require.NoError(t, err)
+		want := blocks(pix)
+		cases = append(cases,
+			jsCase{name: "sceneInfo " + name, code: `return api.sceneInfo(` + strconv.Quote(name) + `);`, check: func(t *testing.T, v any) {
+				got := obj(t, v)
+				assert.Equal(t, info["title"], got["title"])
+				var params []string
+				for _, p := range got["params"].([]any) {
+					pm := obj(t, p)
+					params = append(params, pm["name"].(string))
+					assert.Contains(t, pm, "value")
+					assert.Contains(t, pm, "kind")
+				}
+				var want []string
+				for _, p := range s.Params() {
+					want = append(want, p.Name)
+				}
+				assert.Equal(t, want, params)
+				gotFacts := obj(t, got["facts"])
+				assert.Len(t, gotFacts, len(facts))
+				for k, fv := range facts {
+					assert.Equal(t, fv, gotFacts[k], "fact %s", k)
+				}
+			}},
+			jsCase{name: "renderScene " + name, code: fmt.Sprintf(`const px = api.renderScene(%q, %d, %d); return [px.constructor.name, px.length, %s];`, name, renderW, renderH, jsBlocks),
+				check: func(t *testing.T, v any) {
+					r := v.([]any)
+					assert.Equal(t, []any{"Uint8ClampedArray", float64(renderW * renderH * 4)}, r[:2])
+					got := r[2].([]any)
+					require.Len(t, got, len(want))
+					for i := range want {
+						assert.InDelta(t, want[i], num(t, got[i]), 2.0, "block %d: the picture differs from the native one", i)
+					}
+				}},
+		)
+	}
+	if len(names) == 0 {
+		return cases
+	}
+	return append(cases, liveCases(t, names)...)
+}
+
+// liveCases drive the core module's headless live scene.
+func liveCases(t *testing.T, names []string) []jsCase {
+	first, err := viz.New(names[0])
+	require.NoError(t, err)
+	cases := []jsCase{
+		{name: "currentScene", code: `return api.currentScene().name;`, check: func(t *testing.T, v any) { assert.Equal(t, names[0], v) }},
+		{name: "frameCount without a screen", code: `return api.frameCount();`, check: func(t *testing.T, v any) { assert.Equal(t, 0.0, v) }},
+		{name: "setScene unknown", code: `try { api.setScene("nope"); } catch (e) { return [e.message, api.currentScene().name]; }`, check: func(t *testing.T, v any) {
+			r := v.([]any)
+			assert.Contains(t, r[0], `fp8lab.setScene: viz: unknown scene "nope"`)
+			assert.Equal(t, names[0], r[1], "the scene on screen is unchanged")
+		}},
+		{name: "setParam unknown", code: `return api.setParam("no-such-param", "1");`, wantErr: "fp8lab.setParam"},
+		{name: "setParam value not a string", code: `return api.setParam("x", {});`, wantErr: "argument 2 (value) must be a string, number or boolean, got Object"},
+		{name: "getParam unknown", code: `return api.getParam("no-such-param");`, wantErr: "fp8lab.getParam"},
+	}
+	// Change the first choice or number parameter of the first scene to a
+	// value other than its default, and check getParam and the facts follow.
+	for _, p := range first.Params() {
+		var value string
+		switch p.Kind {
+		case viz.ParamChoice:
+			for _, o := range p.Options {
+				if o != p.Default {
+					value = o
+					break
+				}
+			}
+		case viz.ParamNumber, viz.ParamInt:
+			if p.Max > p.Min {
+				value = fmt.Sprint(p.Max)
+			}
+		}
+		if value == "" {
+			continue
+		}
+		want, err := viz.New(names[0])
+		require.NoError(t, err)
+		require.NoError(t, want.Set(p.Name, value))
+		got, err := want.Get(p.Name)
+		require.NoError(t, err)
+		wantFacts := want.Facts()
+		cases = append(cases, jsCase{name: "setParam " + p.Name,
+			code: fmt.Sprintf(`const info = api.setParam(%q, %q); return [api.getParam(%q), info.facts];`, p.Name, value, p.Name),
+			check: func(t *testing.T, v any) {
+				r := v.([]any)
+				assert.Equal(t, got, r[0])
+				gotFacts := obj(t, r[1])
+				for k, fv := range wantFacts {
+					assert.Equal(t, fv, gotFacts[k], "fact %s", k)
+				}
+			}})
+		break
+	}
+	if len(names) > 1 {
+		cases = append(cases, jsCase{name: "setScene", code: fmt.Sprintf(`api.setScene(%q); return api.currentScene().name;`, names[1]),
+			check: func(t *testing.T, v any) { assert.Equal(t, names[1], v) }})
+	}
+	return append(cases, tensorCases(t, names)...)
+}
+
+// tensorCases load a tensor file into the window scene, the one scene that
+// takes one.
+func tensorCases(t *testing.T, names []string) []jsCase {
+	cases := []jsCase{
+		{name: "loadTensor into a scene that cannot show one", code: fmt.Sprintf(`api.setScene(%q); return api.loadTensor(new TextEncoder().encode("1,2\n3,4"), "t.csv");`, names[0]),
+			wantErr: "cannot show a tensor"},
+		{name: "loadTensor of a number", code: `return api.loadTensor(3);`, wantErr: "must be a Uint8Array"},
+	}
+	hasWindow := false
+	for _, n := range names {
+		hasWindow = hasWindow || n == "window"
+	}
+	if !hasWindow {
+		return cases
+	}
+	want, err := viz.New("window")
+	require.NoError(t, err)
+	tensor, err := jsapi.ReadTensor([]byte("1,2,300\n-4,0.001,6\n"))
+	require.NoError(t, err)
+	require.NoError(t, want.(viz.TensorLoader).LoadTensor(tensor))
+	wantFacts := want.Facts()
+	return append(cases,
+		jsCase{name: "loadTensor CSV", code: `api.setScene("window"); const info = api.loadTensor(new TextEncoder().encode("1,2,300\n-4,0.001,6\n"), "t.csv"); return [api.getParam("tensor"), info.facts];`,
+			check: func(t *testing.T, v any) {
+				r := v.([]any)
+				assert.Equal(t, "loaded", r[0])
+				got := obj(t, r[1])
+				for k, fv := range wantFacts {
+					assert.Equal(t, fv, got[k], "fact %s", k)
+				}
+			}},
+		jsCase{name: "loadTensor garbage", code: `return api.loadTensor(new TextEncoder().encode("1,2\n3\n"));`, wantErr: "fp8lab.loadTensor"},
+		jsCase{name: "loadTensor with NaN", code: `return api.loadTensor(new TextEncoder().encode("1,NaN\n"));`, wantErr: "NaN"},
+	)
+}

@@ -1,0 +1,202 @@
+package site_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fp8lab/fp8lab/viz"
+)
+
+// preconditions are parameter values that make a control's effect visible:
+// the rounding mode only shows on a value that rounds differently, the
+// overflow policy on a value beyond max. "*" applies to every control of the
+// scene (animation off, so that only the control changes the picture).
+var preconditions = map[string]map[string][]string{
+	"explorer": {"rounding": {"value", "1.1"}, "overflow": {"value", "inf"}},
+	"dither": {"*": {"animate", "false"}, "levels": {"grid", "levels"},
+		"animate": {"frames", "16"}},
+}
+
+// animated are parameters that an animation changes by itself after a
+// reset (dither's N grows while "animate" is on, its default).
+var animated = map[string]bool{"dither.frames": true}
+
+// textValues are values to type into text parameters.
+var textValues = map[string]string{
+	"explorer.value": "300",
+	"range.formats":  "E4M3FN,E5M2",
+}
+
+// otherValue picks a value of p other than current.
+func otherValue(scene string, p viz.Param, current string) string {
+	switch p.Kind {
+	case viz.ParamChoice:
+		for _, o := range p.Options {
+			if o != current {
+				return o
+			}
+		}
+	case viz.ParamBool:
+		if current == "true" {
+			return "false"
+		}
+		return "true"
+	case viz.ParamNumber, viz.ParamInt:
+		if v, err := strconv.ParseFloat(current, 64); err == nil && v == p.Max {
+			return strconv.FormatFloat(p.Min, 'g', -1, 64)
+		}
+		return strconv.FormatFloat(p.Max, 'g', -1, 64)
+	}
+	if v, ok := textValues[scene+"."+p.Name]; ok {
+		return v
+	}
+	return "1"
+}
+
+// TestEachControlChangesTheCanvas drives every HTML control of every scene
+// as a user would and checks that the scene's parameter and its picture
+// change.
+func TestEachControlChangesTheCanvas(t *testing.T) {
+	base, _ := server(t)
+	for _, name := range viz.Names() {
+		t.Run(name, func(t *testing.T) {
+			s, err := viz.New(name)
+			require.NoError(t, err)
+			tab := newTab(t)
+			var start []string
+			if pre, ok := preconditions[name]["*"]; ok {
+				start = pre
+			}
+			tab.do(t, chromedp.Navigate(sceneURL(base, name, start...)))
+			tab.waitReady(t)
+			tab.waitFrames(t, 2)
+			// The controls are changed one after the other, each from the
+			// state the previous one left: one picture per control.
+			before := tab.shot(t, "#canvas")
+			for _, p := range s.Params() {
+				if p.Name == "file" {
+					continue // TestLoadTensorFile
+				}
+				if pre := preconditions[name][p.Name]; len(pre) > 0 {
+					for i := 0; i+1 < len(pre); i += 2 {
+						eval[bool](t, tab, fmt.Sprintf(`%s.then(a => { a.setParam(%q, %q); return true; })`, liveAPI, pre[i], pre[i+1]))
+					}
+					tab.waitFrames(t, 2)
+					before = tab.shot(t, "#canvas")
+				}
+				current := eval[string](t, tab, fmt.Sprintf(`%s.then(a => a.getParam(%q))`, liveAPI, p.Name))
+				value := otherValue(name, p, current)
+				sel := "#p-" + p.Name
+				switch p.Kind {
+				case viz.ParamBool:
+					tab.do(t, chromedp.Click(chromedp.CSS(sel)))
+				default:
+					tab.set(t, sel, value)
+				}
+				got := current
+				for deadline := time.Now().Add(3 * time.Second); got == current && time.Now().Before(deadline); {
+					got = eval[string](t, tab, fmt.Sprintf(`%s.then(a => a.getParam(%q))`, liveAPI, p.Name))
+					if got == current {
+						time.Sleep(20 * time.Millisecond)
+					}
+				}
+				require.NotEqual(t, current, got, "control %s did not change the parameter (errors: %s)", p.Name,
+					eval[string](t, tab, `document.getElementById("p-`+p.Name+`-error").textContent`))
+				tab.waitFrames(t, 2)
+				after := tab.shot(t, "#canvas")
+				assert.Greater(t, diffFraction(before, after), 0.0002, "control %s (%s → %s) did not change the canvas", p.Name, current, got)
+				before = after
+			}
+			// Reset brings every parameter back to its default.
+			tab.do(t, chromedp.Click(chromedp.ID("reset")))
+			for _, p := range s.Params() {
+				if p.Name == "file" || animated[name+"."+p.Name] {
+					continue
+				}
+				assert.Equal(t, p.Default, eval[string](t, tab, fmt.Sprintf(`%s.then(a => a.getParam(%q))`, liveAPI, p.Name)), "%s after reset", p.Name)
+			}
+		})
+	}
+}
+
+// A tensor file picked in the window scene's file control is shown.
+func TestLoadTensorFile(t *testing.T) {
+	base, _ := server(t)
+	hasWindow := false
+	for _, n := range viz.Names() {
+		hasWindow = hasWindow || n == "window"
+	}
+	if !hasWindow {
+		t.Skip("no window scene")
+	}
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "tensor.csv")
+	var data []byte
+	for i := 0; i < 64; i++ {
+		data = fmt.Appendf(data, "%g,%g,%g,%g\n", float64(i)*1e-3, -float64(i), float64(i*i), 1e-6*float64(i+1))
+	}
+	require.NoError(t, os.WriteFile(csv, data, 0o644))
+	tab := newTab(t)
+	tab.do(t, chromedp.Navigate(sceneURL(base, "window")))
+	tab.waitReady(t)
+	tab.waitFrames(t, 3)
+	before := tab.shot(t, "#canvas")
+	tab.do(t, chromedp.SetUploadFiles(chromedp.ID("p-file"), []string{csv}))
+	deadline := time.Now().Add(10 * time.Second)
+	for eval[string](t, tab, liveAPI+`.then(a => a.getParam("tensor"))`) != "loaded" {
+		require.True(t, time.Now().Before(deadline), "the file was not loaded: %s", tab.text(t, "#p-file-error"))
+		time.Sleep(50 * time.Millisecond)
+	}
+	assert.Equal(t, "loaded", eval[string](t, tab, `document.getElementById("p-tensor").value`), "the page follows")
+	tab.waitFrames(t, 3)
+	assert.Greater(t, diffFraction(before, tab.shot(t, "#canvas")), 0.001)
+	assert.Empty(t, tab.text(t, "#p-file-error"))
+}
+
+// A click in the canvas changes the scene, and the page follows (the
+// playground posts a change message to the page).
+func TestCanvasClickUpdatesThePage(t *testing.T) {
+	base, _ := server(t)
+	tab := newTab(t)
+	tab.do(t, chromedp.Navigate(sceneURL(base, "explorer")))
+	tab.waitReady(t)
+	tab.waitFrames(t, 2)
+	type box struct{ X, Y, W, H float64 }
+	b := eval[box](t, tab, `(() => { const r = document.getElementById("canvas").getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })()`)
+	before := shownFacts(t, tab)["code"]
+	// Try a few points in the right half, where the grid of codes is.
+	for _, f := range [][2]float64{{0.75, 0.45}, {0.8, 0.6}, {0.7, 0.3}, {0.85, 0.5}} {
+		// Hold the button for a few frames, as a hand does: the game reads
+		// the mouse once per frame.
+		x, y := b.X+f[0]*b.W, b.Y+f[1]*b.H
+		tab.do(t, chromedp.MouseEvent(chromedp.MouseMoved, x, y),
+			chromedp.MouseEvent(chromedp.MousePressed, x, y, chromedp.Button("left"), chromedp.ClickCount(1)))
+		time.Sleep(150 * time.Millisecond)
+		tab.do(t, chromedp.MouseEvent(chromedp.MouseReleased, x, y, chromedp.Button("left"), chromedp.ClickCount(1)))
+		deadline := time.Now().Add(3 * time.Second)
+		for time.Now().Before(deadline) {
+			if code := shownFacts(t, tab)["code"]; code != before {
+				assert.Equal(t, code, eval[string](t, tab, liveAPI+`.then(a => a.currentScene().facts.code)`))
+				assert.Equal(t, code, fmt.Sprintf("0x%02X", mustAtoi(t, eval[string](t, tab, `document.getElementById("p-code-num").value`))))
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	t.Fatalf("clicking the canvas never changed the code shown (still %s)", before)
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	v, err := strconv.Atoi(s)
+	require.NoError(t, err)
+	return v
+}

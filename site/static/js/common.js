@@ -1,0 +1,126 @@
+// common.js: helpers shared by the pages (formatting numbers the way the
+// CLI prints them, loading the core module, reporting errors on the page).
+"use strict";
+
+(function () {
+  // fmt prints a number exactly as Go's strconv.FormatFloat(x, 'g', -1, 64)
+  // does (and so the CLI): the shortest digits that read back exactly, in
+  // exponent form when the exponent is below -4 or at least 6: 448, 57344,
+  // 0.001953125, 1.52587890625e-05, 1e+06.
+  function fmt(x) {
+    if (Number.isNaN(x)) return "NaN";
+    if (x === Infinity) return "+Inf";
+    if (x === -Infinity) return "-Inf";
+    if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+    const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(x.toExponential());
+    const sign = m[1], digits = m[2] + (m[3] || ""), exp = parseInt(m[4], 10);
+    if (exp < -4 || exp >= 6) {
+      const mant = digits.length > 1 ? digits[0] + "." + digits.slice(1) : digits;
+      const e = Math.abs(exp) < 10 ? "0" + Math.abs(exp) : String(Math.abs(exp));
+      return sign + mant + "e" + (exp < 0 ? "-" : "+") + e;
+    }
+    if (exp < 0) return sign + "0." + "0".repeat(-exp - 1) + digits;
+    if (digits.length <= exp + 1) return sign + digits + "0".repeat(exp + 1 - digits.length);
+    return sign + digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
+  }
+
+  // pow2 returns k when x is exactly 2^k, else null.
+  function pow2(x) {
+    if (!(x > 0) || !Number.isFinite(x)) return null;
+    const k = Math.round(Math.log2(x));
+    return Math.pow(2, k) === x ? k : null;
+  }
+
+  const SUP = { "-": "\u207b", 0: "\u2070", 1: "\u00b9", 2: "\u00b2", 3: "\u00b3", 4: "\u2074",
+    5: "\u2075", 6: "\u2076", 7: "\u2077", 8: "\u2078", 9: "\u2079" };
+
+  // power writes 2^k with superscript digits: 2⁻⁹.
+  function power(k) {
+    return "2" + String(k).split("").map((c) => SUP[c]).join("");
+  }
+
+  // fmtPow2 prints small and huge powers of two as 2^k, followed by the
+  // decimal value unless compact: "2⁻⁹ (0.001953125)".
+  function fmtPow2(x, compact) {
+    const k = pow2(x);
+    if (k !== null && (k < -3 || k > 20)) {
+      return compact ? power(k) : power(k) + " (" + fmt(x) + ")";
+    }
+    return fmt(x);
+  }
+
+  // codeRanges lists codes compactly: "0x7F 0xFF", "0x79–0x7F 0xF9–0xFF".
+  function codeRanges(codes) {
+    const out = [];
+    for (let i = 0; i < codes.length; ) {
+      let j = i;
+      while (j + 1 < codes.length && codes[j + 1] === codes[j] + 1) j++;
+      out.push(j > i ? hex(codes[i]) + "\u2013" + hex(codes[j]) : hex(codes[i]));
+      i = j + 1;
+    }
+    return out.join(" ");
+  }
+
+  function hex(c) {
+    return "0x" + c.toString(16).toUpperCase().padStart(2, "0");
+  }
+
+  // parseCode reads 0x7E, 126 or 0b01111110.
+  function parseCode(s) {
+    const t = String(s).trim().toLowerCase();
+    let v = NaN;
+    if (/^0x[0-9a-f]+$/.test(t)) v = parseInt(t.slice(2), 16);
+    else if (/^0b[01]+$/.test(t)) v = parseInt(t.slice(2), 2);
+    else if (/^[0-9]+$/.test(t)) v = parseInt(t, 10);
+    if (!(v >= 0 && v <= 255)) {
+      throw new Error("a code is 0..255, 0x00..0xFF or 0b…, not “" + s + "”");
+    }
+    return v;
+  }
+
+  // parseNumber reads a decimal or 0x hex float, or inf, -inf, nan.
+  function parseNumber(s) {
+    const t = String(s).trim().toLowerCase();
+    if (t === "nan") return NaN;
+    if (t === "inf" || t === "+inf" || t === "infinity") return Infinity;
+    if (t === "-inf" || t === "-infinity") return -Infinity;
+    if (t === "" || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(t)) {
+      throw new Error("“" + s + "” is not a number");
+    }
+    return Number(t);
+  }
+
+  // loadCore loads the core module (no ebiten) once per page.
+  let core = null;
+  function loadCore() {
+    if (!core) core = FP8Lab.load("fp8core.wasm");
+    return core;
+  }
+
+  // fail shows an error in the page's status line and the console.
+  function fail(where, err) {
+    const status = document.getElementById("status");
+    const msg = (err && err.message) || String(err);
+    if (status) {
+      status.textContent = where + ": " + msg;
+      status.className = "alert";
+    }
+    console.error("fp8lab " + where + ":", msg);
+  }
+
+  // el creates an element with attributes and children.
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === false || v === null || v === undefined) continue;
+      if (k === "text") e.textContent = v;
+      else e.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children) {
+      if (c !== null && c !== undefined) e.append(c);
+    }
+    return e;
+  }
+
+  globalThis.FP8Page = Object.freeze({ fmt, fmtPow2, pow2, power, codeRanges, hex, parseCode, parseNumber, loadCore, fail, el });
+})();

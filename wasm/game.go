@@ -1,0 +1,11 @@
+//go:build js && wasm
+
+package main
+
+import "github.com/fp8lab/fp8lab/viz/app"
+
+// newGame returns viz/app's ebiten game showing the named scene, without its
+// tab bar and control panel: the scene page's HTML controls replace them.
+func newGame(name string) (game, error) {
+	return app.NewWithOptions(name, app.Options{HidePanel: true})
+}
