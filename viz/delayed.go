@@ -67,16 +67,7 @@ func (s *delayedScene) Get(name string) (string, error) { return s.ps.Get(name) 
 
 // Set implements Scene.
 func (s *delayedScene) Set(name, value string) error {
-	old := s.ps.str(name)
-	if _, err := s.ps.set(name, value); err != nil {
-		return err
-	}
-	if err := s.compute(); err != nil {
-		s.ps.values[name] = old
-		_ = s.compute()
-		return fmt.Errorf("%w: %s=%q: %v", ErrParam, name, value, err)
-	}
-	return nil
+	return s.ps.setAndApply(name, value, s.compute)
 }
 
 func (s *delayedScene) compute() error {

@@ -92,16 +92,7 @@ func (s *ditherScene) Click(x, y, w, h int) bool { return false }
 // Set changes a parameter; a quantizer the dither package refuses is an
 // error and leaves the scene unchanged.
 func (s *ditherScene) Set(name, value string) error {
-	old := s.ps.str(name)
-	if _, err := s.ps.set(name, value); err != nil {
-		return err
-	}
-	if err := s.compute(); err != nil {
-		s.ps.values[name] = old
-		_ = s.compute()
-		return fmt.Errorf("%w: %s=%q: %v", ErrParam, name, value, err)
-	}
-	return nil
+	return s.ps.setAndApply(name, value, s.compute)
 }
 
 // Animate implements Animator: while animate is on, N grows by one.

@@ -73,16 +73,7 @@ func (s *hadamardScene) Click(x, y, w, h int) bool { return false }
 // Set changes a parameter; a combination scaling refuses (such as mx with
 // an FNUZ format) is an error and leaves the scene unchanged.
 func (s *hadamardScene) Set(name, value string) error {
-	old := s.ps.str(name)
-	if _, err := s.ps.set(name, value); err != nil {
-		return err
-	}
-	if err := s.compute(); err != nil {
-		s.ps.values[name] = old
-		_ = s.compute()
-		return fmt.Errorf("%w: %s=%q: %v", ErrParam, name, value, err)
-	}
-	return nil
+	return s.ps.setAndApply(name, value, s.compute)
 }
 
 func (s *hadamardScene) compute() error {

@@ -138,6 +138,22 @@ func (p *paramSet) set(name, value string) (bool, error) {
 	return changed, nil
 }
 
+// setAndApply stores a value and runs apply (the scene's recomputation); if
+// apply refuses the new value, the old one is restored and applied again, so
+// a bad combination leaves the scene as it was, and the error wraps ErrParam.
+func (p *paramSet) setAndApply(name, value string, apply func() error) error {
+	old := p.str(name)
+	if _, err := p.set(name, value); err != nil {
+		return err
+	}
+	if err := apply(); err != nil {
+		p.values[name] = old
+		_ = apply()
+		return fmt.Errorf("%w: %s=%q: %v", ErrParam, name, value, err)
+	}
+	return nil
+}
+
 // str returns the stored value of name.
 func (p *paramSet) str(name string) string { return p.values[name] }
 
