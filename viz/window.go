@@ -414,7 +414,17 @@ func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) er
 	// A strip at the bottom holds the legend of both plots, so that it
 	// covers no curve.
 	ls := st.text(14, draw.FontRegular, st.th.Foreground)
-	legH := 2*draw.MeasureText("Xg", ls).Height() + st.px(14)
+	th := st.th
+	cur := s.currentScaleLog2()
+	legend := []draw.LegendEntry{
+		{Label: "this scale", Width: st.pxf(2)},
+		{Label: fmt.Sprintf("current scaling (max ÷ amax = 2^%.1f)", cur), Color: draw.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
+		{Label: "clipped", Color: fateOverflow, Width: st.pxf(2.5)},
+		{Label: "flushed to zero", Color: fateUnderflow, Width: st.pxf(2.5)},
+	}
+	// The legend starts at the plots' left edge, right of the y axis: measure
+	// it a little narrower than the column so every line it wraps to fits.
+	legH := draw.MeasureInlineLegend(r.Dx()*4/5, legend, ls, &th).Y + st.px(12)
 	rows, err := draw.SplitRows(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y-legH), st.px(14), 1, 1)
 	if err != nil {
 		return err
@@ -453,7 +463,6 @@ func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) er
 		return err
 	}
 	k := float64(s.ps.int("scale"))
-	cur := s.currentScaleLog2()
 	for i, ax := range axes {
 		ax.Draw(dst)
 		ax.VMarker(dst, cur, "", draw.LineStyle{Color: draw.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}})
@@ -472,14 +481,8 @@ func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) er
 		ax.VMarker(dst, k, "", draw.LineStyle{Color: st.th.Foreground, Width: st.pxf(2)})
 	}
 	s.sx = axes[0]
-	th := st.th
 	p := axes[1].Plot
-	draw.DrawInlineLegend(dst, p.Min.X, r.Max.Y-legH+st.px(6), r.Max.X-p.Min.X, []draw.LegendEntry{
-		{Label: "this scale", Width: st.pxf(2)},
-		{Label: fmt.Sprintf("current scaling (max ÷ amax = 2^%.1f)", cur), Color: draw.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
-		{Label: "clipped", Color: fateOverflow, Width: st.pxf(2.5)},
-		{Label: "flushed to zero", Color: fateUnderflow, Width: st.pxf(2.5)},
-	}, ls, &th)
+	draw.DrawInlineLegend(dst, p.Min.X, r.Max.Y-legH+st.px(6), r.Max.X-p.Min.X, legend, ls, &th)
 	return nil
 }
 

@@ -75,3 +75,11 @@ func dashGap(p []float64) float64 {
 	}
 	return p[0]
 }
+
+// MeasureInlineLegend returns the size DrawInlineLegend would cover with
+// the same arguments, without drawing anything: callers reserve room for a
+// legend that wraps onto as many lines as its width needs.
+func MeasureInlineLegend(maxWidth int, entries []LegendEntry, st TextStyle, th *Theme) image.Point {
+	scratch := image.NewRGBA(image.Rect(0, 0, 1, 1)) // every primitive clips to it
+	return DrawInlineLegend(scratch, 0, 0, maxWidth, entries, st, th).Size()
+}
