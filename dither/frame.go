@@ -161,58 +161,34 @@ func (q *Quantizer) floyd(dst, src []float32, width, height int) {
 	next := make([]float32, width+2)
 	for y := 0; y < height; y++ {
 		in, out := src[y*width:(y+1)*width], dst[y*width:(y+1)*width]
-		if y%2 == 0 {
-			q.floydForward(in, out, cur, next)
-		} else {
-			q.floydBackward(in, out, cur, next)
-		}
+		q.floydRow(in, out, cur, next, y%2 == 1)
 		cur, next = next, cur
 		clear(next)
 	}
 }
 
-// floydForward diffuses one row left to right. cur holds the error
-// diffused into this row, next collects the error for the row below (both
-// padded by one pixel on each side). The error passed to the next pixel in
-// the row travels in a register (carry), which keeps the loop's dependency
-// chain short. The value carried into each pixel is clamped to the range
-// of the levels before rounding, so that pixels the levels cannot reach do
-// not pile up error without bound.
-func (q *Quantizer) floydForward(in, out, cur, next []float32) {
+// floydRow diffuses one row, left to right or (reverse, on odd rows of the
+// serpentine scan) right to left. cur holds the error diffused into this
+// row, next collects the error for the row below (both padded by one pixel
+// on each side). The error passed to the next pixel in the row travels in a
+// register (carry), which keeps the loop's dependency chain short. The value
+// carried into each pixel is clamped to the range of the levels before
+// rounding, so that pixels the levels cannot reach do not pile up error
+// without bound.
+func (q *Quantizer) floydRow(in, out, cur, next []float32, reverse bool) {
 	n := len(in)
 	out, cur, next = out[:n], cur[:n+2], next[:n+2]
 	lowest, highest := q.levels[0], q.levels[len(q.levels)-1]
 	uniform, km1, top := q.uniform, float32(q.km1), len(q.levels)-1
-	var carry float32
-	for x := 0; x < n; x++ {
-		v := clampTo(clamp01(in[x])+cur[x+1]+carry, lowest, highest)
-		var l float32
-		if uniform { // nearestLevel, written out so that it is inlined
-			l = q.levels[min(int(v*km1+0.5), top)]
-		} else {
-			i := q.levelBelow(v)
-			if i < top && q.levels[i+1]-v < v-q.levels[i] {
-				i++
-			}
-			l = q.levels[i]
-		}
-		out[x] = l
-		e := v - l
-		carry = e * (7.0 / 16)
-		next[x] += e * (3.0 / 16)
-		next[x+1] += e * (5.0 / 16)
-		next[x+2] += e * (1.0 / 16)
+	// Pixel x sends 3/16 of its error below and behind it, 5/16 straight
+	// below and 1/16 below and ahead; in next (offset by one) those are
+	// x+behind, x+1 and x+ahead.
+	x, step, behind, ahead := 0, 1, 0, 2
+	if reverse {
+		x, step, behind, ahead = n-1, -1, 2, 0
 	}
-}
-
-// floydBackward is floydForward right to left.
-func (q *Quantizer) floydBackward(in, out, cur, next []float32) {
-	n := len(in)
-	out, cur, next = out[:n], cur[:n+2], next[:n+2]
-	lowest, highest := q.levels[0], q.levels[len(q.levels)-1]
-	uniform, km1, top := q.uniform, float32(q.km1), len(q.levels)-1
 	var carry float32
-	for x := n - 1; x >= 0; x-- {
+	for range n {
 		v := clampTo(clamp01(in[x])+cur[x+1]+carry, lowest, highest)
 		var l float32
 		if uniform { // nearestLevel, written out so that it is inlined
@@ -227,9 +203,10 @@ func (q *Quantizer) floydBackward(in, out, cur, next []float32) {
 		out[x] = l
 		e := v - l
 		carry = e * (7.0 / 16)
-		next[x+2] += e * (3.0 / 16)
+		next[x+behind] += e * (3.0 / 16)
 		next[x+1] += e * (5.0 / 16)
-		next[x] += e * (1.0 / 16)
+		next[x+ahead] += e * (1.0 / 16)
+		x += step
 	}
 }
 

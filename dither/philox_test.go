@@ -132,7 +132,7 @@ func TestStreamsIndependent(t *testing.T) {
 	}
 	bound := 5 / math.Sqrt(n)
 	for name, o := range others {
-		c := correlation(base, o)
+		c := pearson(base, o)
 		assert.Less(t, math.Abs(c), bound, "%s: correlation %.5f", name, c)
 	}
 	// Each bit position is fair: the count of ones is within 5 sigma of n/2.
@@ -145,25 +145,6 @@ func TestStreamsIndependent(t *testing.T) {
 		}
 		assert.InDelta(t, n/2, ones, 5*math.Sqrt(n)/2, "bit %d", b)
 	}
-}
-
-// correlation is the Pearson correlation coefficient of a and b.
-func correlation(a, b []float64) float64 {
-	var ma, mb float64
-	for i := range a {
-		ma += a[i]
-		mb += b[i]
-	}
-	ma /= float64(len(a))
-	mb /= float64(len(b))
-	var sab, saa, sbb float64
-	for i := range a {
-		da, db := a[i]-ma, b[i]-mb
-		sab += da * db
-		saa += da * da
-		sbb += db * db
-	}
-	return sab / math.Sqrt(saa*sbb)
 }
 
 // curandPhilox emulates the state logic of cuRAND's
