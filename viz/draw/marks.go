@@ -124,13 +124,11 @@ func (a *Axes) VBand(dst *image.RGBA, x0, x1 float64, fill color.RGBA, label str
 	if fill == (color.RGBA{}) {
 		fill = WithAlpha(SkyBlue, 0x40)
 	}
-	clip := a.Clip(dst)
-	pa, pb := a.X.Map(x0), a.X.Map(x1)
-	if !finite(pa) || !finite(pb) {
+	c0, c1, ok := bandPixels(a.X, x0, x1)
+	if !ok {
 		return
 	}
-	lim := func(v float64) float64 { return math.Min(math.Max(v, -1e6), 1e6) }
-	c0, c1 := spanPixels(lim(pa), lim(pb))
+	clip := a.Clip(dst)
 	r := image.Rect(c0, a.Plot.Min.Y, c1, a.Plot.Max.Y).Intersect(a.Plot)
 	FillRect(clip, r, fill)
 	if label != "" && !r.Empty() {
@@ -140,19 +138,31 @@ func (a *Axes) VBand(dst *image.RGBA, x0, x1 float64, fill color.RGBA, label str
 	}
 }
 
+// bandPixels maps the data span [v0, v1] through sc to a pixel span,
+// clamping far-off positions so that a band reaching past the plot stays
+// drawable; ok is false when either end cannot be placed (e.g. <= 0 on a
+// log axis).
+func bandPixels(sc Scale, v0, v1 float64) (p0, p1 int, ok bool) {
+	pa, pb := sc.Map(v0), sc.Map(v1)
+	if !finite(pa) || !finite(pb) {
+		return 0, 0, false
+	}
+	lim := func(v float64) float64 { return math.Min(math.Max(v, -1e6), 1e6) }
+	p0, p1 = spanPixels(lim(pa), lim(pb))
+	return p0, p1, true
+}
+
 // HBand shades the full-width band between y0 and y1 (data units) and
 // writes label (if any) at its top-left corner.
 func (a *Axes) HBand(dst *image.RGBA, y0, y1 float64, fill color.RGBA, label string) {
 	if fill == (color.RGBA{}) {
 		fill = WithAlpha(SkyBlue, 0x40)
 	}
-	clip := a.Clip(dst)
-	pa, pb := a.Y.Map(y0), a.Y.Map(y1)
-	if !finite(pa) || !finite(pb) {
+	r0, r1, ok := bandPixels(a.Y, y0, y1)
+	if !ok {
 		return
 	}
-	lim := func(v float64) float64 { return math.Min(math.Max(v, -1e6), 1e6) }
-	r0, r1 := spanPixels(lim(pa), lim(pb))
+	clip := a.Clip(dst)
 	r := image.Rect(a.Plot.Min.X, r0, a.Plot.Max.X, r1).Intersect(a.Plot)
 	FillRect(clip, r, fill)
 	if label != "" && !r.Empty() {
