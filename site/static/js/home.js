@@ -69,24 +69,20 @@
     return P.hex(ci.code) + " = " + ci.bits + " (" + ci.class + ")";
   }
 
-  function wireEncode(api) {
-    const form = document.getElementById("encode-form");
-    const format = document.getElementById("enc-format");
-    const input = document.getElementById("enc-value");
-    const out = document.getElementById("enc-out");
+  // wireTryIt wires one "try it" box: show(format, text) returns the nodes
+  // to display for the input, or throws; the error is shown instead.
+  function wireTryIt(api, ids, show) {
+    const form = document.getElementById(ids.form);
+    const format = document.getElementById(ids.format);
+    const input = document.getElementById(ids.input);
+    const out = document.getElementById(ids.out);
     fillSelect(format, api, "E4M3FN");
     const run = () => {
       out.textContent = "";
       try {
-        const x = P.parseNumber(input.value);
-        const e = api.explain(format.value, x);
+        const nodes = show(format.value, input.value);
         input.removeAttribute("aria-invalid");
-        out.append(P.el("span", { class: "big", text: P.fmt(e.result.value) }), " ",
-          P.el("span", { class: "mono", text: codeLine(e.result) }), P.el("br"),
-          "between " + P.fmt(e.lower) + " and " + P.fmt(e.upper) + "; error " + approx(e.abs_error) +
-          (Number.isFinite(e.rel_error) && e.abs_error !== 0 ? " (" + approx(e.rel_error * 100) + "%)" : "") +
-          (e.overflow ? "; overflow: saturated to the maximum" : "") +
-          (e.underflow ? "; underflow: flushed to zero" : ""));
+        out.append(...nodes);
       } catch (err) {
         input.setAttribute("aria-invalid", "true");
         out.append(P.el("span", { class: "alert", text: err.message.replace(/^fp8lab\.\w+: /, "") }));
@@ -97,28 +93,25 @@
     run();
   }
 
+  function wireEncode(api) {
+    wireTryIt(api, { form: "encode-form", format: "enc-format", input: "enc-value", out: "enc-out" }, (format, text) => {
+      const e = api.explain(format, P.parseNumber(text));
+      return [P.el("span", { class: "big", text: P.fmt(e.result.value) }), " ",
+        P.el("span", { class: "mono", text: codeLine(e.result) }), P.el("br"),
+        "between " + P.fmt(e.lower) + " and " + P.fmt(e.upper) + "; error " + approx(e.abs_error) +
+        (Number.isFinite(e.rel_error) && e.abs_error !== 0 ? " (" + approx(e.rel_error * 100) + "%)" : "") +
+        (e.overflow ? "; overflow: saturated to the maximum" : "") +
+        (e.underflow ? "; underflow: flushed to zero" : "")];
+    });
+  }
+
   function wireDecode(api) {
-    const form = document.getElementById("decode-form");
-    const format = document.getElementById("dec-format");
-    const input = document.getElementById("dec-code");
-    const out = document.getElementById("dec-out");
-    fillSelect(format, api, "E4M3FN");
-    const run = () => {
-      out.textContent = "";
-      try {
-        const ci = api.describe(format.value, P.parseCode(input.value));
-        input.removeAttribute("aria-invalid");
-        out.append(P.el("span", { class: "big", id: "dec-value", text: P.fmt(ci.value) }), " ",
-          P.el("span", { class: "mono", text: codeLine(ci) }), P.el("br"),
-          Number.isFinite(ci.value) ? "values around it are " + P.fmt(ci.ulp) + " apart" : "a special code, not a number");
-      } catch (err) {
-        input.setAttribute("aria-invalid", "true");
-        out.append(P.el("span", { class: "alert", text: err.message.replace(/^fp8lab\.\w+: /, "") }));
-      }
-    };
-    form.addEventListener("submit", (ev) => { ev.preventDefault(); run(); });
-    format.addEventListener("change", run);
-    run();
+    wireTryIt(api, { form: "decode-form", format: "dec-format", input: "dec-code", out: "dec-out" }, (format, text) => {
+      const ci = api.describe(format, P.parseCode(text));
+      return [P.el("span", { class: "big", id: "dec-value", text: P.fmt(ci.value) }), " ",
+        P.el("span", { class: "mono", text: codeLine(ci) }), P.el("br"),
+        Number.isFinite(ci.value) ? "values around it are " + P.fmt(ci.ulp) + " apart" : "a special code, not a number"];
+    });
   }
 
   // thumbnails draws each scene at its card's canvas size, one per frame so
