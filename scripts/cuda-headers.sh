@@ -107,7 +107,7 @@ import (
 func main() { fmt.Println("CUDA driver version:", cu.Version()) }
 EOF
 	log "check: link a main that imports gorgonia.org/cu against the libcuda.so stub"
-	(cd "$tmp" && GOFLAGS=-mod=mod go build -o "$tmp/cucheck" .) || die "linking gorgonia.org/cu against $CACHE/lib failed"
+	(cd "$tmp" && GOWORK=off GOFLAGS=-mod=mod go build -o "$tmp/cucheck" .) || die "linking gorgonia.org/cu against $CACHE/lib failed"
 	log "check: ok (compiles and links; running it needs a GPU and the real libcuda.so.1)"
 }
 
