@@ -111,6 +111,9 @@ const (
 // reject negative values with ErrNegative, and E8M0 rejects zero with ErrZero.
 // Stochastic rounding needs random bits: use EncodeStochastic.
 func (f *Format) Encode(x float64, m Mode) (uint8, error) {
+	if err := f.check(); err != nil {
+		return 0, err
+	}
 	if m.Round == Stochastic {
 		return 0, fmt.Errorf("%w: stochastic rounding needs random bits, use EncodeStochastic", ErrInvalidMode)
 	}
@@ -133,6 +136,9 @@ func (f *Format) Encode32(x float32, m Mode) (uint8, error) {
 // rounding probability is quantized to multiples of 2^-r, so E[round(x)] = x
 // only when r covers all the dropped bits. m.Round must be Stochastic.
 func (f *Format) EncodeStochastic(x float64, random uint32, m Mode) (uint8, error) {
+	if err := f.check(); err != nil {
+		return 0, err
+	}
 	if m.Round != Stochastic {
 		return 0, fmt.Errorf("%w: EncodeStochastic needs Round: Stochastic", ErrInvalidMode)
 	}
@@ -208,10 +214,11 @@ func (f *Format) specialCode(inf, neg bool) uint8 {
 // 464 does not overflow E4M3FN under NearestEven (it is a tie that goes to
 // 448) while 465 does. For Stochastic it reports whether x can overflow,
 // that is, whether it overflows with the largest random word. NaN and ±Inf
-// give false: they are not finite values that overflow.
+// give false: they are not finite values that overflow, and so does a nil or
+// zero Format.
 func (f *Format) Overflows(x float64, m Mode) bool {
 	a := math.Float64bits(x) &^ (1 << 63)
-	if a >= f64Inf || m.check() != nil {
+	if a >= f64Inf || m.check() != nil || !f.usable() {
 		return false
 	}
 	_, st := f.grid.roundMagnitude(a, m, ^uint32(0))

@@ -50,8 +50,12 @@ type CodeInfo struct {
 }
 
 // Describe returns the fields, value and class of code c, or an error
-// wrapping ErrCode when c is wider than the format.
+// wrapping ErrCode when c is wider than the format (ErrInvalidFormat for a
+// nil or zero Format).
 func (f *Format) Describe(c uint8) (CodeInfo, error) {
+	if err := f.check(); err != nil {
+		return CodeInfo{}, err
+	}
 	if !f.Valid(c) {
 		return CodeInfo{}, fmt.Errorf("%w: %#x in %d-bit %s", ErrCode, c, f.Bits(), f.spec.Name)
 	}
@@ -76,8 +80,14 @@ func (f *Format) Describe(c uint8) (CodeInfo, error) {
 	return ci, nil
 }
 
-// Class returns the class of code c; codes wider than the format are NaN.
-func (f *Format) Class(c uint8) Class { return f.classes[c] }
+// Class returns the class of code c; codes wider than the format, and every
+// code of a nil or zero Format, are NaN.
+func (f *Format) Class(c uint8) Class {
+	if !f.usable() {
+		return ClassNaN
+	}
+	return f.classes[c]
+}
 
 // classify computes the class of code c from its value and fields.
 func (f *Format) classify(c uint8) Class {
@@ -146,6 +156,9 @@ type Explanation struct {
 // Explain encodes x with mode m (not Stochastic) and reports the code, its
 // fields, the bracketing values and the rounding error.
 func Explain(f *Format, x float64, m Mode) (Explanation, error) {
+	if err := f.check(); err != nil {
+		return Explanation{}, err
+	}
 	if m.Round == Stochastic {
 		return Explanation{}, fmt.Errorf("%w: Explain needs a deterministic rounding; see UpProbability for stochastic", ErrInvalidMode)
 	}

@@ -74,6 +74,7 @@ type Format struct {
 	hasInf  bool  // format has infinities
 	grid    grid  // rounding constants shared with the wide formats
 	max     float64
+	ok      bool // made by NewFormat; false for nil and zero Formats
 
 	values   [256]float64 // exact value of every code (NaN for NaN codes)
 	classes  [256]Class
@@ -100,7 +101,7 @@ func NewFormat(s Spec) (*Format, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	f := &Format{spec: s}
+	f := &Format{spec: s, ok: true}
 	bits := s.Bits()
 	f.magMask = uint8(1<<(s.ExpBits+s.ManBits) - 1)
 	if s.Signed {
@@ -224,41 +225,97 @@ func sign(neg bool) float64 {
 	return 1
 }
 
-// Spec returns the fields the format was made from.
-func (f *Format) Spec() Spec { return f.spec }
+// A nil *Format and the zero Format{} are not formats: they were not made by
+// NewFormat. The methods never panic on them. Those that return an error
+// report ErrInvalidFormat; the others return the neutral results documented
+// below (empty names, zero counts, false, NaN values), so that a program that
+// forgot to call NewFormat fails at its first error check, never with a crash.
 
-// Name returns the format's display name.
-func (f *Format) Name() string { return f.spec.Name }
+// errNotMade is returned by every method of a nil or zero Format.
+var errNotMade = fmt.Errorf("%w: nil or zero Format (make one with NewFormat or use a preset)", ErrInvalidFormat)
 
-// String returns the format's name.
-func (f *Format) String() string { return f.spec.Name }
+// usable reports whether f was made by NewFormat.
+func (f *Format) usable() bool { return f != nil && f.ok }
 
-// Bits returns the width of a code in bits.
-func (f *Format) Bits() int { return f.spec.Bits() }
+// check returns errNotMade for a nil or zero Format.
+func (f *Format) check() error {
+	if !f.usable() {
+		return errNotMade
+	}
+	return nil
+}
 
-// NumCodes returns the number of distinct codes, 2^Bits.
-func (f *Format) NumCodes() int { return 1 << f.Bits() }
+// Spec returns the fields the format was made from (the zero Spec for a nil
+// or zero Format).
+func (f *Format) Spec() Spec {
+	if !f.usable() {
+		return Spec{}
+	}
+	return f.spec
+}
 
-// Max returns the largest finite value.
-func (f *Format) Max() float64 { return f.max }
+// Name returns the format's display name ("" for a nil or zero Format).
+func (f *Format) Name() string { return f.Spec().Name }
 
-// MaxCode returns the code of the largest finite value.
-func (f *Format) MaxCode() uint8 { return f.maxMag }
+// String returns the format's name, or "invalid Format" for a nil or zero Format.
+func (f *Format) String() string {
+	if !f.usable() {
+		return "invalid Format"
+	}
+	return f.spec.Name
+}
+
+// Bits returns the width of a code in bits (0 for a nil or zero Format).
+func (f *Format) Bits() int {
+	if !f.usable() {
+		return 0
+	}
+	return f.spec.Bits()
+}
+
+// NumCodes returns the number of distinct codes, 2^Bits (0 for a nil or zero Format).
+func (f *Format) NumCodes() int {
+	if !f.usable() {
+		return 0
+	}
+	return 1 << f.Bits()
+}
+
+// Max returns the largest finite value (NaN for a nil or zero Format).
+func (f *Format) Max() float64 {
+	if !f.usable() {
+		return math.NaN()
+	}
+	return f.max
+}
+
+// MaxCode returns the code of the largest finite value (0 for a nil or zero Format).
+func (f *Format) MaxCode() uint8 {
+	if !f.usable() {
+		return 0
+	}
+	return f.maxMag
+}
 
 // HasInf reports whether the format encodes infinities.
-func (f *Format) HasInf() bool { return f.hasInf }
+func (f *Format) HasInf() bool { return f.usable() && f.hasInf }
 
 // HasNaN reports whether the format has a NaN code.
-func (f *Format) HasNaN() bool { return f.hasNaN }
+func (f *Format) HasNaN() bool { return f.usable() && f.hasNaN }
 
 // NaNCode returns the canonical (positive, quiet) NaN code and true, or
-// 0 and false when the format has no NaN.
-func (f *Format) NaNCode() (uint8, bool) { return f.nanCode, f.hasNaN }
+// 0 and false when the format has no NaN (or is nil or zero).
+func (f *Format) NaNCode() (uint8, bool) {
+	if !f.HasNaN() {
+		return 0, false
+	}
+	return f.nanCode, true
+}
 
 // InfCode returns the code of +Inf (negative: -Inf) and true, or 0 and false
-// when the format has no infinities.
+// when the format has no infinities (or is nil or zero).
 func (f *Format) InfCode(negative bool) (uint8, bool) {
-	if !f.hasInf {
+	if !f.HasInf() {
 		return 0, false
 	}
 	if negative {
@@ -268,8 +325,8 @@ func (f *Format) InfCode(negative bool) (uint8, bool) {
 }
 
 // Signed reports whether the format has a sign bit.
-func (f *Format) Signed() bool { return f.spec.Signed }
+func (f *Format) Signed() bool { return f.usable() && f.spec.Signed }
 
 // Valid reports whether c is a code of this format (narrow formats use only
-// the low Bits of a byte).
-func (f *Format) Valid(c uint8) bool { return c <= f.signBit|f.magMask }
+// the low Bits of a byte). A nil or zero Format has no codes.
+func (f *Format) Valid(c uint8) bool { return f.usable() && c <= f.signBit|f.magMask }

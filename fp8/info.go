@@ -30,8 +30,11 @@ type Info struct {
 	Binades  float64 `json:"binades"` // log2(Max / smallest positive value)
 }
 
-// Info returns the format's summary.
+// Info returns the format's summary; a nil or zero Format gives the zero Info.
 func (f *Format) Info() Info {
+	if !f.usable() {
+		return Info{}
+	}
 	s := f.spec
 	in := Info{
 		Name: s.Name, Bits: s.Bits(), ExpBits: s.ExpBits, ManBits: s.ManBits, Bias: s.Bias,

@@ -55,6 +55,9 @@ func checkLengths(a, b int) error {
 // across cores. On error, which names the first failing element, the contents
 // of dst are unspecified.
 func (f *Format) EncodeSlice32(dst []uint8, src []float32, m Mode) error {
+	if err := f.check(); err != nil {
+		return err
+	}
 	if err := checkLengths(len(dst), len(src)); err != nil {
 		return err
 	}
@@ -85,6 +88,9 @@ func (f *Format) EncodeSlice32(dst []uint8, src []float32, m Mode) error {
 // EncodeSlice is EncodeSlice32 for float64 inputs, each rounded once from its
 // exact value.
 func (f *Format) EncodeSlice(dst []uint8, src []float64, m Mode) error {
+	if err := f.check(); err != nil {
+		return err
+	}
 	if err := checkLengths(len(dst), len(src)); err != nil {
 		return err
 	}
@@ -110,6 +116,9 @@ func (f *Format) EncodeSlice(dst []uint8, src []float64, m Mode) error {
 // as the random word for src[i] (see EncodeStochastic). All three slices must
 // have the same length and m.Round must be Stochastic.
 func (f *Format) EncodeSliceStochastic32(dst []uint8, src []float32, random []uint32, m Mode) error {
+	if err := f.check(); err != nil {
+		return err
+	}
 	if err := checkLengths(len(dst), len(src)); err != nil {
 		return err
 	}
@@ -142,6 +151,9 @@ func (f *Format) EncodeSliceStochastic32(dst []uint8, src []float32, random []ui
 
 // DecodeSlice32 decodes src into dst, which must have the same length.
 func (f *Format) DecodeSlice32(dst []float32, src []uint8) error {
+	if err := f.check(); err != nil {
+		return err
+	}
 	if err := checkLengths(len(dst), len(src)); err != nil {
 		return err
 	}
@@ -153,6 +165,9 @@ func (f *Format) DecodeSlice32(dst []float32, src []uint8) error {
 
 // DecodeSlice decodes src into dst as float64 values.
 func (f *Format) DecodeSlice(dst []float64, src []uint8) error {
+	if err := f.check(); err != nil {
+		return err
+	}
 	if err := checkLengths(len(dst), len(src)); err != nil {
 		return err
 	}
