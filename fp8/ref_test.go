@@ -132,7 +132,26 @@ func (r *refFormat) encode(x float64, m Mode, random uint32) (int, bool) {
 		}
 		return overflowCode(), true
 	}
-	a := new(big.Rat).SetFloat64(math.Abs(x))
+	return r.encodeRat(new(big.Rat).SetFloat64(math.Abs(x)), neg, m, random), true
+}
+
+// encodeRat rounds the exact finite magnitude a (with the sign neg) and
+// returns the expected code.
+func (r *refFormat) encodeRat(a *big.Rat, neg bool, m Mode, random uint32) int {
+	s := r.spec
+	sign := 0
+	if neg {
+		sign = r.signBit()
+	}
+	expOnes := (1<<s.ExpBits - 1) << s.ManBits
+	overflowCode := func() int {
+		if s.Specials == IEEE {
+			return sign | expOnes
+		}
+		c, _ := r.nanCode(neg)
+		return c
+	}
+	hasNaN := s.Specials != FiniteOnly
 	i := sort.Search(len(r.vals), func(i int) bool { return r.vals[i].v.Cmp(a) >= 0 })
 	var pick int
 	switch {
@@ -176,12 +195,12 @@ func (r *refFormat) encode(x float64, m Mode, random uint32) (int, bool) {
 	}
 	if pick > r.maxCode {
 		if m.Overflow == NoSaturate && m.Round != TowardZero && hasNaN {
-			return overflowCode(), true
+			return overflowCode()
 		}
 		pick = r.maxCode
 	}
 	if pick == 0 && s.Specials == FNUZ {
-		return 0, true
+		return 0
 	}
-	return sign | pick, true
+	return sign | pick
 }

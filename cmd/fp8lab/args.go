@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/fp8"
 )
 
 // parseNumber reads a decimal or hexadecimal float ("0x1.8p-3"), or nan,
@@ -16,8 +18,10 @@ import (
 func parseNumber(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	switch strings.ToLower(t) {
-	case "nan", "+nan", "-nan":
+	case "nan", "+nan":
 		return math.NaN(), nil
+	case "-nan":
+		return math.Copysign(math.NaN(), -1), nil // the sign is kept, as the library keeps it
 	case "inf", "+inf", "infinity", "+infinity":
 		return math.Inf(1), nil
 	case "-inf", "-infinity":
@@ -58,9 +62,12 @@ func parseCode(s string) (uint8, error) {
 }
 
 // looksNumeric reports whether an argument starting with '-' is a negative
-// number (or -inf/-nan) rather than a flag.
+// number (or -inf/-nan, or beyond float64's range like -1e400) rather than a flag.
 func looksNumeric(s string) bool {
-	_, err := parseNumber(s)
+	if _, err := parseNumber(s); err == nil {
+		return true
+	}
+	_, err := fp8.ParseText(s)
 	return err == nil
 }
 

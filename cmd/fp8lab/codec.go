@@ -138,7 +138,8 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	rnd := stochasticSource(*seed)
 	results := make([]encodeResult, 0, len(inputs))
 	for i, text := range inputs {
-		x, err := parseNumber(text)
+		// Text is rounded once, from its exact value (not through float64).
+		x, err := fp8.ParseText(text)
 		if err != nil {
 			return fmt.Errorf("%s: %v", label(i), err)
 		}
@@ -244,7 +245,7 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	x, err := parseNumber(pos[1])
+	x, err := fp8.ParseText(pos[1])
 	if err != nil {
 		return err
 	}

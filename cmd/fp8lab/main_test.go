@@ -111,8 +111,37 @@ func TestEncodeBadLineIsAtomic(t *testing.T) {
 	assert.Equal(t, 2, code)
 	code, _, _ = cli(t, "", "encode", "E4M3FN", "--bogus", "1")
 	assert.Equal(t, 2, code)
-	code, _, _ = cli(t, "", "encode", "E4M3FN", "1e400")
-	assert.Equal(t, 1, code, "beyond float64 is an error, not a silent Inf")
+}
+
+// TestEncodeTextRoundsOnce covers issue 12 items 13 and 14: the sign of NaN
+// is kept, decimal text is rounded once from its exact value, and values
+// beyond float64's range overflow like any other large value.
+func TestEncodeTextRoundsOnce(t *testing.T) {
+	code, out, errOut := cli(t, "", "encode", "E4M3FN", "--json", "-nan", "nan", "1.06250000000000000001", "1e400", "-1e400", "1e-400", "-1e-400")
+	require.Equal(t, 0, code, errOut)
+	var rows []encodeRow
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	require.Len(t, rows, 7)
+	assert.Equal(t, 0xFF, rows[0].Code, "-nan keeps its sign")
+	assert.Equal(t, 0x7F, rows[1].Code)
+	assert.Equal(t, 0x39, rows[2].Code, "rounded once: just above the tie 1.0625")
+	assert.Equal(t, 0x7E, rows[3].Code, "1e400 saturates like any large value")
+	assert.Equal(t, 0xFE, rows[4].Code)
+	assert.Equal(t, 0x00, rows[5].Code)
+	assert.Equal(t, 0x80, rows[6].Code)
+	code, out, errOut = cli(t, "", "encode", "E5M2", "--json", "--saturate=false", "1e400", "-1e400")
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	assert.Equal(t, "+Inf", rows[0].Value)
+	assert.Equal(t, "-Inf", rows[1].Value)
+	code, out, errOut = cli(t, "", "explain", "E4M3FN", "1.06250000000000000001", "--json")
+	require.Equal(t, 0, code, errOut)
+	var ex map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &ex))
+	assert.Equal(t, 1.125, ex["result"].(map[string]any)["value"])
+	v, err := parseNumber("-nan")
+	require.NoError(t, err)
+	assert.True(t, math.Signbit(v))
 }
 
 func TestEncodeStochasticIsReproducible(t *testing.T) {
