@@ -224,7 +224,7 @@ func (n textNumber) roundOdd() float64 {
 	if n.hex {
 		lg = 4
 	}
-	hi := float64(top)*lg + float64(n.exp2)      // log2 of an upper bound
+	hi := float64(top)*lg + float64(n.exp2)       // log2 of an upper bound
 	lo := float64(top-1)*lg - 1 + float64(n.exp2) // log2 of a lower bound
 	switch {
 	case lo >= 1030:
