@@ -69,16 +69,75 @@ func (o Overflow) String() string {
 	return fmt.Sprintf("Overflow(%d)", uint8(o))
 }
 
+// StochasticRule says how stochastic rounding turns the dropped fraction δ
+// (the input's position between its two neighbours, 0 < δ < 1) and r random
+// bits rnd into a decision: it rounds away from zero when d + rnd >= 2^r,
+// where d is δ·2^r made an integer. The rules differ only when the format
+// drops more than r bits; then neither is unbiased, and they err differently
+// (TestStochasticRuleBias computes the numbers; docs/conformance.md shows
+// them). With E5M2 and r = 3, v = 277 (δ = 21/64) rounds to 256 or 320 with
+// mean 272 under StochasticFloor (bias -5) and 280 under StochasticNearest
+// (bias +3).
+type StochasticRule uint8
+
+const (
+	// StochasticFloor truncates: d = floor(δ·2^r). It is what adding r random
+	// bits below the last kept bit and truncating computes (fp8lab's
+	// historical rule, its GPU kernels, and gfloat's RoundMode.StochasticFastest).
+	// Its bias is never positive: E[round(v)] - v = -ULP·frac(δ·2^r)/2^r, a
+	// pull toward zero of up to one 2^-r ULP.
+	StochasticFloor StochasticRule = iota
+	// StochasticNearest rounds δ·2^r to the nearest integer, ties to even,
+	// before the comparison: gfloat's RoundMode.Stochastic (see
+	// graphcore-research/gfloat src/gfloat/round.py). Its bias is at most half
+	// a 2^-r ULP in either direction, ULP·(d - δ·2^r)/2^r.
+	StochasticNearest
+)
+
+var stochasticRuleNames = [...]string{"floor", "nearest"}
+
+// String returns the rule's name as the CLI spells it.
+func (r StochasticRule) String() string {
+	if int(r) < len(stochasticRuleNames) {
+		return stochasticRuleNames[r]
+	}
+	return fmt.Sprintf("StochasticRule(%d)", uint8(r))
+}
+
+// ParseStochasticRule parses floor or nearest.
+func ParseStochasticRule(s string) (StochasticRule, error) {
+	for i, n := range stochasticRuleNames {
+		if s == n {
+			return StochasticRule(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown stochastic rule %q (floor, nearest)", ErrInvalidMode, s)
+}
+
+// ParseOverflow parses an overflow policy: saturate, saturate-keep-inf or
+// no-saturate.
+func ParseOverflow(s string) (Overflow, error) {
+	for i, n := range overflowNames {
+		if s == n {
+			return Overflow(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown overflow policy %q (saturate, saturate-keep-inf, no-saturate)", ErrInvalidMode, s)
+}
+
 // Mode is a complete rounding configuration. The zero Mode is round to
 // nearest even with saturation, the project's default.
 type Mode struct {
 	Round      Rounding
 	Overflow   Overflow
 	RandomBits int // for Stochastic: how many low bits of the random word are used, 1..32
+	// SRRule is the stochastic rule (Stochastic only); the zero value is
+	// StochasticFloor.
+	SRRule StochasticRule
 }
 
 func (m Mode) check() error {
-	if m.Round > Stochastic || m.Overflow > NoSaturate {
+	if m.Round > Stochastic || m.Overflow > NoSaturate || m.SRRule > StochasticNearest {
 		return fmt.Errorf("%w: %+v", ErrInvalidMode, m)
 	}
 	if m.Round == Stochastic && (m.RandomBits < 1 || m.RandomBits > 32) {
@@ -134,7 +193,10 @@ func (f *Format) Encode32(x float32, m Mode) (uint8, error) {
 // random are added just below the last mantissa bit the format keeps (in
 // subnormals, the subnormal ULP), then the sum is truncated. With r bits the
 // rounding probability is quantized to multiples of 2^-r, so E[round(x)] = x
-// only when r covers all the dropped bits. m.Round must be Stochastic.
+// only when r covers all the dropped bits; m.SRRule says how the dropped
+// fraction is cut to r bits (StochasticFloor, the default, truncates it as
+// the addition does; StochasticNearest rounds it first, as gfloat does).
+// m.Round must be Stochastic.
 func (f *Format) EncodeStochastic(x float64, random uint32, m Mode) (uint8, error) {
 	if err := f.check(); err != nil {
 		return 0, err

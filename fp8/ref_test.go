@@ -186,6 +186,9 @@ func (r *refFormat) encodeRat(a *big.Rat, neg bool, m Mode, random uint32) int {
 		case Stochastic:
 			// Up exactly when t + rnd/2^r >= 1.
 			rnd := uint64(random) & (1<<uint(m.RandomBits) - 1)
+			if m.SRRule == StochasticNearest {
+				t = nearestEvenMultiple(t, m.RandomBits)
+			}
 			sum := new(big.Rat).Add(t, new(big.Rat).SetFrac(new(big.Int).SetUint64(rnd), new(big.Int).Lsh(big.NewInt(1), uint(m.RandomBits))))
 			pick = lo.code
 			if sum.Cmp(big.NewRat(1, 1)) >= 0 {
@@ -203,4 +206,21 @@ func (r *refFormat) encodeRat(a *big.Rat, neg bool, m Mode, random uint32) int {
 		return 0
 	}
 	return sign | pick
+}
+
+// nearestEvenMultiple rounds t to the nearest multiple of 2^-r, ties to an
+// even multiple, by exact rational arithmetic.
+func nearestEvenMultiple(t *big.Rat, r int) *big.Rat {
+	scaled := new(big.Rat).Mul(t, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(r))))
+	fl := new(big.Int).Quo(scaled.Num(), scaled.Denom()) // t >= 0: truncation is floor
+	frac := new(big.Rat).Sub(scaled, new(big.Rat).SetInt(fl))
+	switch frac.Cmp(big.NewRat(1, 2)) {
+	case 1:
+		fl.Add(fl, big.NewInt(1))
+	case 0:
+		if fl.Bit(0) == 1 {
+			fl.Add(fl, big.NewInt(1))
+		}
+	}
+	return new(big.Rat).SetFrac(fl, new(big.Int).Lsh(big.NewInt(1), uint(r)))
 }

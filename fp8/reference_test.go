@@ -94,8 +94,8 @@ func TestStochasticMatchesReference(t *testing.T) {
 		inputs := interestingInputs(ref)
 		t.Run(f.Name(), func(t *testing.T) {
 			for _, r := range bits {
-				for _, o := range []Overflow{Saturate, NoSaturate} {
-					m := Mode{Round: Stochastic, Overflow: o, RandomBits: r}
+				for i, o := range []Overflow{Saturate, NoSaturate, Saturate, NoSaturate} {
+					m := Mode{Round: Stochastic, Overflow: o, RandomBits: r, SRRule: StochasticRule(i / 2)}
 					for _, x := range inputs {
 						for _, rnd := range randoms {
 							want, ok := ref.encode(x, m, rnd)
@@ -105,7 +105,7 @@ func TestStochasticMatchesReference(t *testing.T) {
 								continue
 							}
 							require.NoError(t, err)
-							require.Equal(t, want, int(got), "%s r=%d %v rnd=%#x", f, r, x, rnd)
+							require.Equal(t, want, int(got), "%s %+v %v rnd=%#x", f, m, x, rnd)
 						}
 					}
 				}

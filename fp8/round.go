@@ -78,6 +78,17 @@ func roundShift(v uint64, k uint, m Mode, random uint32) (uint64, status) {
 		q++
 	case Stochastic:
 		r := uint(m.RandomBits)
+		if m.SRRule == StochasticNearest && r < k {
+			// d = δ·2^r = rem/2^(k-r), rounded to nearest even.
+			d, low, half := rem>>(k-r), rem&(1<<(k-r)-1), uint64(1)<<(k-r-1)
+			if low > half || low == half && d&1 == 1 {
+				d++
+			}
+			if d+uint64(random)&(1<<r-1) >= 1<<r {
+				q++
+			}
+			break
+		}
 		add := uint64(random) & (1<<r - 1)
 		if r <= k {
 			add <<= k - r
@@ -100,6 +111,20 @@ func roundTiny(v uint64, k uint, m Mode, random uint32) uint64 {
 		r := uint(m.RandomBits)
 		need := uint64(1)<<r - uint64(random)&(1<<r-1) // 2^r - rnd, in 1..2^r
 		s := k - r                                     // up iff v >= need·2^s
+		if m.SRRule == StochasticNearest {
+			// d = v/2^s rounded to nearest even; s >= 32, so d is 0 when s > 53.
+			if s > 53 {
+				return 0
+			}
+			d, low, half := v>>s, v&(1<<s-1), uint64(1)<<(s-1)
+			if low > half || low == half && d&1 == 1 {
+				d++
+			}
+			if d >= need {
+				return 1
+			}
+			return 0
+		}
 		if s < 53 && need <= (1<<53)>>s && v >= need<<s {
 			return 1
 		}

@@ -132,7 +132,7 @@ func (f *Format) EncodeSliceStochastic32(dst []uint8, src []float32, random []ui
 		return err
 	}
 	return parallel(len(src), func(lo, hi int) error {
-		if f.fast.ok {
+		if f.fast.ok && m.SRRule == StochasticFloor {
 			if i, err := f.encodeStochastic32(dst[lo:hi], src[lo:hi], random[lo:hi], m); err != nil {
 				return elementError(lo+i, err)
 			}
