@@ -50,14 +50,16 @@ func ExampleExplain() {
 }
 
 func ExampleEncodeE8M0() {
-	for _, r := range []fp8.ScaleRounding{fp8.ScaleFloor, fp8.ScaleCeil, fp8.ScaleNearestEven} {
-		c, _ := fp8.EncodeE8M0(5, r)
-		fmt.Println(r, fp8.E8M0.Decode(c))
+	for _, r := range []fp8.ScaleRounding{fp8.ScaleFloor, fp8.ScaleCeil, fp8.ScaleNearestEven, fp8.ScaleNearestUp} {
+		c5, _ := fp8.EncodeE8M0(5, r)
+		c3, _ := fp8.EncodeE8M0(3, r) // 3 = 1.5·2 is a tie
+		fmt.Println(r, fp8.E8M0.Decode(c5), fp8.E8M0.Decode(c3))
 	}
 	// Output:
-	// floor 4
-	// ceil 8
-	// nearest 4
+	// floor 4 2
+	// ceil 8 4
+	// nearest-even 4 2
+	// nearest-up 4 4
 }
 
 func ExampleFormat_EncodeSlice32() {

@@ -1,23 +1,40 @@
 package fp8
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"strings"
+)
 
 // ScaleRounding is a rule for turning a positive scale into a power of two,
-// as stored in an E8M0 (UE8M0) code. Three rules are in use.
+// as stored in an E8M0 (UE8M0) code. Four rules are offered; which library
+// uses which is listed on each (docs/conformance.md has the citations).
 type ScaleRounding uint8
 
 const (
-	// ScaleFloor rounds down: the OCP MX shared-exponent rule.
+	// ScaleFloor rounds down: the OCP MX shared-exponent rule, ONNX Cast
+	// round_mode "down" and CUDA's cvt.rz.
 	ScaleFloor ScaleRounding = iota
 	// ScaleCeil rounds up: Transformer Engine and CUDA's cvt.rp, which never
-	// shrink the scale and so never push the block maximum past the format.
+	// shrink the scale and so never push the block maximum past the format;
+	// ONNX Cast round_mode "up" (its default for float8e8m0).
 	ScaleCeil
-	// ScaleNearestEven rounds to the nearest power of two, ties (1.5·2^k) to
-	// the even exponent code, as ml_dtypes and PyTorch casts do.
+	// ScaleNearestEven rounds to the nearest power of two with ties (1.5·2^k)
+	// to the even exponent code: 3 -> 2, 6 -> 8. It is fp8lab's own rule,
+	// kept for compatibility: none of ml_dtypes, PyTorch and ONNX rounds ties
+	// this way (see ScaleNearestUp).
 	ScaleNearestEven
+	// ScaleNearestUp rounds to the nearest power of two with ties (1.5·2^k)
+	// up: 3 -> 4, 6 -> 8. This is what ml_dtypes' float8_e8m0fnu cast
+	// (ml_dtypes/include/float8.h: its round-to-nearest-even step sees the
+	// implicit leading 1 as the last kept bit), PyTorch's
+	// fp8e8m0fnu_from_fp32_value (c10/util/Float8_e8m0fnu.h: its "lsb" is the
+	// implicit bit) and ONNX Cast round_mode "nearest"
+	// (onnx/numpy_helper.py to_float8e8m0) compute for normal inputs.
+	ScaleNearestUp
 )
 
-var scaleRoundingNames = [...]string{"floor", "ceil", "nearest"}
+var scaleRoundingNames = [...]string{"floor", "ceil", "nearest-even", "nearest-up"}
 
 // String returns the rule's name as the CLI spells it.
 func (r ScaleRounding) String() string {
@@ -27,14 +44,19 @@ func (r ScaleRounding) String() string {
 	return fmt.Sprintf("ScaleRounding(%d)", uint8(r))
 }
 
-// ParseScaleRounding parses floor, ceil or nearest.
+// ParseScaleRounding parses floor, ceil, nearest-even or nearest-up. The
+// older name "nearest" still means nearest-even, fp8lab's rule before the
+// libraries' ties-up rule was offered; write the full name to be clear.
 func ParseScaleRounding(s string) (ScaleRounding, error) {
+	if s == "nearest" {
+		return ScaleNearestEven, nil
+	}
 	for i, n := range scaleRoundingNames {
 		if s == n {
 			return ScaleRounding(i), nil
 		}
 	}
-	return 0, fmt.Errorf("%w: unknown scale rounding %q (floor, ceil, nearest)", ErrInvalidMode, s)
+	return 0, fmt.Errorf("%w: unknown scale rounding %q (floor, ceil, nearest-even, nearest-up)", ErrInvalidMode, s)
 }
 
 // EncodeE8M0 rounds a positive scale to an E8M0 code with rule r. Values
@@ -44,7 +66,7 @@ func ParseScaleRounding(s string) (ScaleRounding, error) {
 func EncodeE8M0(x float64, r ScaleRounding) (uint8, error) {
 	var round Rounding
 	switch r {
-	case ScaleFloor:
+	case ScaleFloor, ScaleNearestUp:
 		round = TowardZero
 	case ScaleCeil:
 		round = AwayFromZero
@@ -53,7 +75,104 @@ func EncodeE8M0(x float64, r ScaleRounding) (uint8, error) {
 	default:
 		return 0, fmt.Errorf("%w: scale rounding %d", ErrInvalidMode, r)
 	}
-	return E8M0.Encode(x, Mode{Round: round})
+	c, err := E8M0.Encode(x, Mode{Round: round})
+	if err != nil || r != ScaleNearestUp || c >= 0xFE {
+		return c, err
+	}
+	if x >= 1.5*E8M0.Decode(c) { // x/2^k in [1.5, 2): up, ties included
+		c++
+	}
+	return c, nil
+}
+
+// MXScaleMode is a rule for the shared scale X = 2^k of an MX block, computed
+// from the block's largest magnitude amax and the element type. The names are
+// torchao's ScaleCalculationMode (torchao/prototype/mx_formats/config.py);
+// emax is the exponent of the element type's largest value (E4M3FN 8, E5M2
+// 15, E3M2 4, E2M3 2, E2M1 2).
+type MXScaleMode uint8
+
+const (
+	// MXFloor is k = floor(log2(amax)) - emax: OCP MX v1.0 section 6.3,
+	// torchao FLOOR (its default) and gfloat's compute_scale_amax. Elements
+	// between Max and 2^(emax+1) saturate.
+	MXFloor MXScaleMode = iota
+	// MXCeil is k = ceil(log2(amax)) - emax: torchao CEIL. Nothing saturates,
+	// but a block maximum just above a power of two loses a binade.
+	MXCeil
+	// MXEven rounds amax to the element type's mantissa width (half up), then
+	// takes the floor: torchao EVEN.
+	MXEven
+	// MXRCeil is k = ceil(log2(amax / Max)): torchao RCEIL, the UE8M0 recipe
+	// of cuBLAS (and Transformer Engine's MXFP8), which never saturates.
+	MXRCeil
+)
+
+var mxScaleModeNames = [...]string{"FLOOR", "CEIL", "EVEN", "RCEIL"}
+
+// String returns torchao's name of the mode.
+func (m MXScaleMode) String() string {
+	if int(m) < len(mxScaleModeNames) {
+		return mxScaleModeNames[m]
+	}
+	return fmt.Sprintf("MXScaleMode(%d)", uint8(m))
+}
+
+// ParseMXScaleMode parses FLOOR, CEIL, EVEN or RCEIL (any case).
+func ParseMXScaleMode(s string) (MXScaleMode, error) {
+	for i, n := range mxScaleModeNames {
+		if strings.EqualFold(s, n) {
+			return MXScaleMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown MX scale mode %q (FLOOR, CEIL, EVEN, RCEIL)", ErrInvalidMode, s)
+}
+
+// MXScale returns the E8M0 code of the shared scale of an MX block whose
+// largest magnitude is amax, for element type elem, under mode. The exponent
+// is clamped to [-127, 127]; an all-zero block (amax 0) gets 2^-127 (code
+// 0x00); NaN or ±Inf amax gives the NaN code 0xFF, as OCP MX and torchao do.
+// A negative amax is an error wrapping ErrNegative.
+func MXScale(amax float64, elem *Format, mode MXScaleMode) (uint8, error) {
+	if err := elem.check(); err != nil {
+		return 0, err
+	}
+	if mode > MXRCeil {
+		return 0, fmt.Errorf("%w: MX scale mode %d", ErrInvalidMode, mode)
+	}
+	switch {
+	case math.IsNaN(amax) || math.IsInf(amax, 0):
+		return 0xFF, nil
+	case amax < 0:
+		return 0, fmt.Errorf("%w: amax %g", ErrNegative, amax)
+	case amax == 0:
+		return E8M0FromExponent(-127), nil
+	}
+	_, emax := math.Frexp(elem.Max())
+	emax-- // Max in [2^emax, 2^(emax+1))
+	frac, e := math.Frexp(amax)
+	e-- // amax = 2·frac·2^e with 2·frac in [1, 2)
+	switch mode {
+	case MXCeil:
+		if frac != 0.5 {
+			e++
+		}
+	case MXEven:
+		if 2*frac >= 2-math.Ldexp(1, -elem.Spec().ManBits-1) {
+			e++
+		}
+	case MXRCeil:
+		// The least k with amax <= Max·2^k, checked exactly.
+		_, k := math.Frexp(amax / elem.Max())
+		for k > -1100 && math.Ldexp(elem.Max(), k-1) >= amax {
+			k--
+		}
+		for math.Ldexp(elem.Max(), k) < amax {
+			k++
+		}
+		return E8M0FromExponent(k), nil
+	}
+	return E8M0FromExponent(e - emax), nil
 }
 
 // E8M0Exponent returns the unbiased exponent k of an E8M0 code, whose value
