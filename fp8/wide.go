@@ -1,6 +1,7 @@
 package fp8
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/x448/float16"
@@ -58,6 +59,19 @@ func (w *Wide) Encode(x float64) uint16 {
 // (1 <= r <= 32), saturating at ±Max, as the minifloat encoder does.
 func (w *Wide) EncodeStochastic(x float64, random uint32, r int) (uint16, error) {
 	m := Mode{Round: Stochastic, RandomBits: r}
+	if err := m.check(); err != nil {
+		return 0, err
+	}
+	return w.encode(x, m, random)
+}
+
+// EncodeMode rounds x in any mode m, as the minifloat encoder does: random
+// supplies the bits when m.Round is Stochastic and is ignored otherwise. NaN
+// keeps its sign; ±Inf and overflow follow m.Overflow.
+func (w *Wide) EncodeMode(x float64, m Mode, random uint32) (uint16, error) {
+	if w == nil {
+		return 0, fmt.Errorf("%w: nil Wide", ErrInvalidFormat)
+	}
 	if err := m.check(); err != nil {
 		return 0, err
 	}

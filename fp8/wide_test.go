@@ -76,3 +76,30 @@ func TestWidePositiveFinite(t *testing.T) {
 	assert.Equal(t, 65504.0, vals[len(vals)-1])
 	assert.Len(t, vals, 0x7BFF)
 }
+
+func TestWideEncodeMode(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		m    Mode
+		want uint16
+	}{
+		{1e6, Mode{}, 0x7BFF},
+		{1e6, Mode{Overflow: SaturateKeepInf}, 0x7BFF},
+		{math.Inf(-1), Mode{Overflow: SaturateKeepInf}, 0xFC00},
+		{math.Inf(-1), Mode{}, 0xFBFF},
+		{1e6, Mode{Overflow: NoSaturate}, 0x7C00},
+		{1e6, Mode{Round: TowardZero, Overflow: NoSaturate}, 0x7BFF},
+		{1 + 0x1p-11, Mode{Round: AwayFromZero}, 0x3C01},
+	} {
+		got, err := FP16.EncodeMode(c.x, c.m, 0)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, got, "%g %+v", c.x, c.m)
+	}
+	c, err := FP16.EncodeMode(math.Copysign(math.NaN(), -1), Mode{}, 0)
+	require.NoError(t, err)
+	assert.Equal(t, uint16(0xFE00), c, "NaN keeps its sign")
+	_, err = FP16.EncodeMode(1, Mode{Round: Stochastic}, 0)
+	assert.ErrorIs(t, err, ErrInvalidMode)
+	_, err = (*Wide)(nil).EncodeMode(1, Mode{}, 0)
+	assert.ErrorIs(t, err, ErrInvalidFormat)
+}

@@ -64,8 +64,8 @@ func runFormats(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 }
 
 func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("table", "FORMAT [--json]", stderr)
-	asJSON := fs.Bool("json", false, "print JSON")
+	fs := newFlags("table", "FORMAT [--json|--jsonl]", stderr)
+	asJSON, asJSONL := outputFlags(fs, "the codes")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -73,22 +73,25 @@ func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usageError("table needs one FORMAT, e.g. fp8lab table E4M3FN")
 	}
-	f, err := lookupFormat(pos[0])
+	f, err := lookupCodec(pos[0])
 	if err != nil {
 		return err
 	}
-	rows := make([]fp8.CodeInfo, 0, f.NumCodes())
-	for c := 0; c < f.NumCodes(); c++ {
-		ci, err := f.Describe(uint8(c))
+	rows := make([]codeRow, 0, f.numCodes())
+	for c := 0; c < f.numCodes(); c++ {
+		r, err := f.describe(uint32(c))
 		if err != nil {
 			return err
 		}
-		rows = append(rows, ci)
+		rows = append(rows, r)
 	}
-	if *asJSON {
+	switch {
+	case *asJSONL:
+		return writeJSONL(stdout, rows)
+	case *asJSON:
 		return writeJSON(stdout, rows)
 	}
-	return printCodes(stdout, rows)
+	return printCodes(stdout, f, rows)
 }
 
 // encodeResult is one line of `fp8lab encode --json`.
@@ -99,15 +102,23 @@ type encodeResult struct {
 	Bits  string     `json:"bits"`
 	Value fp8.Number `json:"value"`
 	Class fp8.Class  `json:"class"`
+	// Random is the 32-bit random word stochastic rounding used (hex), and
+	// RandomBits how many of its low bits: with --rand-bits they reproduce
+	// the result anywhere.
+	Random     string `json:"random,omitempty"`
+	RandomBits int    `json:"random_bits,omitempty"`
 }
 
 func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("encode", "FORMAT [--round nearest|zero|away|stochastic] [--saturate=true|false] [--seed N --rbits R] [--json] [VALUE...]", stderr)
-	asJSON := fs.Bool("json", false, "print a JSON array")
+	fs := newFlags("encode", "FORMAT [--round nearest|zero|away|stochastic] [--overflow saturate|saturate-keep-inf|no-saturate] [--seed N --rbits R | --rand-bits HEX,...] [--sr-rule floor|nearest] [--keep-going] [--json|--jsonl] [VALUE...]", stderr)
+	asJSON, asJSONL := outputFlags(fs, "the results")
 	roundName := fs.String("round", "nearest", "rounding: nearest (ties to even), zero, away or stochastic")
-	saturate := fs.Bool("saturate", true, "clamp overflow and ±Inf to ±max; false follows OCP (Inf in E5M2, NaN in E4M3FN/FNUZ)")
+	overflow := overflowFlags(fs)
 	seed := fs.Uint64("seed", 0, "stochastic rounding: Philox seed (the i-th value uses random word i of this seed)")
 	rbits := fs.Int("rbits", 16, "stochastic rounding: number of random bits, 1..32")
+	randWords := fs.String("rand-bits", "", "stochastic rounding: the random words to use, hex, one per value (as printed in the random column), instead of --seed")
+	srRule := fs.String("sr-rule", "floor", "stochastic rounding: floor (truncate the dropped fraction to r bits, fp8lab and GPU kernels) or nearest (round it to nearest first, as gfloat)")
+	keepGoing := fs.Bool("keep-going", false, "report a bad value as an error line (or JSON error object) and go on; the exit status is 1 if any failed")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -115,7 +126,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) < 1 {
 		return usageError("encode needs a FORMAT, e.g. fp8lab encode E4M3FN 0.3952")
 	}
-	f, err := lookupFormat(pos[0])
+	f, err := lookupCodec(pos[0])
 	if err != nil {
 		return err
 	}
@@ -124,8 +135,11 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	mode := fp8.Mode{Round: round, RandomBits: *rbits}
-	if !*saturate {
-		mode.Overflow = fp8.NoSaturate
+	if mode.Overflow, err = overflow(); err != nil {
+		return err
+	}
+	if mode.SRRule, err = fp8.ParseStochasticRule(*srRule); err != nil {
+		return err
 	}
 	inputs := pos[1:]
 	label := func(i int) string { return fmt.Sprintf("argument %d", i+2) }
@@ -136,42 +150,94 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		label = func(i int) string { return fmt.Sprintf("line %d", i+1) }
 	}
 	rnd := stochasticSource(*seed)
-	results := make([]encodeResult, 0, len(inputs))
-	for i, text := range inputs {
-		// Text is rounded once, from its exact value (not through float64).
-		x, err := fp8.ParseText(text)
-		if err != nil {
-			return fmt.Errorf("%s: %v", label(i), err)
-		}
-		var c uint8
-		if round == fp8.Stochastic {
-			c, err = f.EncodeStochastic(x, rnd(uint64(i)), mode)
-		} else {
-			c, err = f.Encode(x, mode)
-		}
-		if err != nil {
-			return fmt.Errorf("%s (%s): %v", label(i), text, err)
-		}
-		ci, err := f.Describe(c)
+	if *randWords != "" {
+		words, err := parseRandomWords(*randWords)
 		if err != nil {
 			return err
 		}
-		results = append(results, encodeResult{Input: text, Code: int(c), Hex: fmt.Sprintf("0x%02X", c), Bits: ci.Bits, Value: ci.Value, Class: ci.Class})
+		if round != fp8.Stochastic || len(words) != len(inputs) {
+			return usageError("--rand-bits needs --round stochastic and one word per value (%d words, %d values)", len(words), len(inputs))
+		}
+		rnd = func(i uint64) uint32 { return words[i] }
 	}
-	// Everything is computed before anything is printed: a bad line prints nothing.
-	if *asJSON {
-		return writeJSON(stdout, results)
+	results := make([]any, 0, len(inputs))
+	failed := 0
+	for i, text := range inputs {
+		r, err := encodeOne(f, text, mode, rnd(uint64(i)))
+		if err != nil {
+			err = fmt.Errorf("%s (%s): %v", label(i), text, err)
+			if !*keepGoing {
+				return err
+			}
+			failed++
+			results = append(results, errorRow{Input: text, Error: err.Error()})
+			continue
+		}
+		results = append(results, r)
 	}
+	// Everything is computed before anything is printed: without
+	// --keep-going, a bad line prints nothing.
+	switch {
+	case *asJSONL:
+		err = writeJSONL(stdout, results)
+	case *asJSON:
+		err = writeJSON(stdout, results)
+	default:
+		err = printEncoded(stdout, results, round == fp8.Stochastic)
+	}
+	if err != nil {
+		return err
+	}
+	return failures(failed, len(inputs))
+}
+
+// encodeOne parses and encodes one value. Text is rounded once, from its
+// exact value (fp8.ParseText), never through float64 first.
+func encodeOne(f codec, text string, mode fp8.Mode, random uint32) (encodeResult, error) {
+	x, err := fp8.ParseText(text)
+	if err != nil {
+		return encodeResult{}, err
+	}
+	c, err := f.encode(x, mode, random)
+	if err != nil {
+		return encodeResult{}, err
+	}
+	ci, err := f.describe(c)
+	if err != nil {
+		return encodeResult{}, err
+	}
+	r := encodeResult{Input: text, Code: int(c), Hex: f.hex(c), Bits: ci.Bits, Value: ci.Value, Class: ci.Class}
+	if mode.Round == fp8.Stochastic {
+		r.Random, r.RandomBits = fmt.Sprintf("0x%08X", random), mode.RandomBits
+	}
+	return r, nil
+}
+
+// printEncoded writes the encode results as a table; errors take a line each.
+func printEncoded(w io.Writer, results []any, stochastic bool) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "input\tcode\tbits\tvalue\tclass")
-	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Input, r.Hex, r.Bits, r.Value, r.Class)
+	head := "input\tcode\tbits\tvalue\tclass"
+	if stochastic {
+		head += "\trandom"
+	}
+	fmt.Fprintln(tw, head)
+	for _, x := range results {
+		switch r := x.(type) {
+		case encodeResult:
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s", r.Input, r.Hex, r.Bits, r.Value, r.Class)
+			if stochastic {
+				fmt.Fprintf(tw, "\t%s", r.Random)
+			}
+			fmt.Fprintln(tw)
+		case errorRow:
+			fmt.Fprintf(tw, "%s\terror: %s\n", r.Input, r.Error)
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = stdout.Write(buf.Bytes())
+	_, err := w.Write(buf.Bytes())
 	return err
 }
 
@@ -198,8 +264,9 @@ func readLines(r io.Reader) ([]string, error) {
 }
 
 func runDecode(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("decode", "FORMAT CODE... [--json]", stderr)
-	asJSON := fs.Bool("json", false, "print a JSON array")
+	fs := newFlags("decode", "FORMAT CODE... [--keep-going] [--json|--jsonl]", stderr)
+	asJSON, asJSONL := outputFlags(fs, "the codes")
+	keepGoing := fs.Bool("keep-going", false, "report a bad code as an error line (or JSON error object) and go on; the exit status is 1 if any failed")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -207,33 +274,71 @@ func runDecode(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) < 2 {
 		return usageError("decode needs a FORMAT and codes, e.g. fp8lab decode E4M3FN 0x7E")
 	}
-	f, err := lookupFormat(pos[0])
+	f, err := lookupCodec(pos[0])
 	if err != nil {
 		return err
 	}
-	var rows []fp8.CodeInfo
+	var rows []any
+	var codes []codeRow
+	failed := 0
 	for i, s := range pos[1:] {
-		c, err := parseCode(s)
+		r, err := decodeOne(f, s)
 		if err != nil {
-			return fmt.Errorf("argument %d: %v", i+2, err)
+			err = fmt.Errorf("argument %d: %v", i+2, err)
+			if !*keepGoing {
+				return err
+			}
+			failed++
+			rows = append(rows, errorRow{Input: s, Error: err.Error()})
+			continue
 		}
-		ci, err := f.Describe(c)
-		if err != nil {
-			return fmt.Errorf("argument %d: %v", i+2, err)
+		rows = append(rows, r)
+		codes = append(codes, r)
+	}
+	switch {
+	case *asJSONL:
+		err = writeJSONL(stdout, rows)
+	case *asJSON:
+		err = writeJSON(stdout, rows)
+	case failed == 0:
+		err = printCodes(stdout, f, codes)
+	default:
+		err = printMixed(stdout, f, rows)
+	}
+	if err != nil {
+		return err
+	}
+	return failures(failed, len(pos)-1)
+}
+
+func decodeOne(f codec, s string) (codeRow, error) {
+	c, err := f.parseCode(s)
+	if err != nil {
+		return codeRow{}, err
+	}
+	return f.describe(c)
+}
+
+// printMixed writes decoded codes and error lines in input order.
+func printMixed(w io.Writer, f codec, rows []any) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "code\tbits\tvalue\tclass")
+	for _, x := range rows {
+		switch r := x.(type) {
+		case codeRow:
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.hex(r.Code), r.Bits, r.Value, r.Class)
+		case errorRow:
+			fmt.Fprintf(tw, "%s\terror: %s\n", r.Input, r.Error)
 		}
-		rows = append(rows, ci)
 	}
-	if *asJSON {
-		return writeJSON(stdout, rows)
-	}
-	return printCodes(stdout, rows)
+	return tw.Flush()
 }
 
 func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("explain", "FORMAT VALUE [--round nearest|zero|away] [--saturate=true|false] [--json]", stderr)
-	asJSON := fs.Bool("json", false, "print JSON")
+	fs := newFlags("explain", "FORMAT VALUE [--round nearest|zero|away] [--overflow saturate|saturate-keep-inf|no-saturate] [--json|--jsonl]", stderr)
+	asJSON, asJSONL := outputFlags(fs, "the explanation")
 	roundName := fs.String("round", "nearest", "rounding: nearest, zero or away")
-	saturate := fs.Bool("saturate", true, "clamp overflow to ±max")
+	overflow := overflowFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -254,14 +359,17 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	mode := fp8.Mode{Round: round}
-	if !*saturate {
-		mode.Overflow = fp8.NoSaturate
+	if mode.Overflow, err = overflow(); err != nil {
+		return err
 	}
 	ex, err := fp8.Explain(f, x, mode)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	switch {
+	case *asJSONL:
+		return writeJSONL(stdout, []fp8.Explanation{ex})
+	case *asJSON:
 		return writeJSON(stdout, ex)
 	}
 	r := ex.Result
@@ -283,11 +391,11 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 }
 
 // printCodes writes one line per code: hex code, bit fields, value, class.
-func printCodes(w io.Writer, rows []fp8.CodeInfo) error {
+func printCodes(w io.Writer, f codec, rows []codeRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "code\tbits\tvalue\tclass")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "0x%02X\t%s\t%s\t%s\n", r.Code, r.Bits, r.Value, r.Class)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.hex(r.Code), r.Bits, r.Value, r.Class)
 	}
 	return tw.Flush()
 }
