@@ -216,5 +216,5 @@ func formatNames(pred func(*fp8.Format) bool) []string {
 // hColorBar draws a horizontal colour bar with the style's theme.
 func hColorBar(dst *image.RGBA, st style, r image.Rectangle, cm *draw.ColorMap, v draw.Scale, label string) error {
 	th := st.th
-	return draw.DrawColorBarH(dst, r, cm, v, label, &th)
+	return draw.DrawColorBar(dst, r, draw.ColorBarStyle{Map: cm, Value: v, Label: label, Horizontal: true}, &th)
 }

@@ -164,7 +164,7 @@ func renderDemo(w, h int) (*image.RGBA, error) {
 		return nil, err
 	}
 	cbar := image.Rect(cols[1].Min.X, gax.Plot.Min.Y, cols[1].Max.X, gax.Plot.Max.Y)
-	if err := DrawColorBar(img, cbar, BlueWhiteRed, vs, "error", &th); err != nil {
+	if err := DrawColorBar(img, cbar, ColorBarStyle{Map: BlueWhiteRed, Value: vs, Label: "error"}, &th); err != nil {
 		return nil, err
 	}
 
@@ -234,5 +234,5 @@ func renderBenchFigure(img *image.RGBA, xs, ys []float64, grid [][]float64) erro
 		return err
 	}
 	cb := image.Rect(cols[2].Min.X, gax.Plot.Min.Y, cols[2].Max.X, gax.Plot.Max.Y)
-	return DrawColorBar(img, cb, BlueWhiteRed, vs, "error", &th)
+	return DrawColorBar(img, cb, ColorBarStyle{Map: BlueWhiteRed, Value: vs, Label: "error"}, &th)
 }

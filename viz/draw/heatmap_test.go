@@ -90,16 +90,16 @@ func TestColorBar(t *testing.T) {
 	require.NoError(t, err)
 	img := NewCanvas(100, 220, white)
 	r := image.Rect(10, 10, 100, 210)
-	require.NoError(t, DrawColorBar(img, r, BlueWhiteRed, v, "error", nil))
+	require.NoError(t, DrawColorBar(img, r, ColorBarStyle{Map: BlueWhiteRed, Value: v, Label: "error"}, nil))
 	assert.Equal(t, BlueWhiteRed.At(1), img.RGBAAt(15, 10), "top of the bar is the map's last colour")
 	assert.Equal(t, BlueWhiteRed.At(0), img.RGBAAt(15, 209))
 	// Tick labels are drawn right of the bar.
 	ink := inkBounds(img.SubImage(image.Rect(35, 0, 100, 220)).(*image.RGBA), white)
 	assert.False(t, ink.Empty())
 
-	assert.ErrorIs(t, DrawColorBar(img, r, nil, nil, "", nil), ErrBadArgument)
-	assert.ErrorIs(t, DrawColorBar(img, image.Rect(0, 0, 5, 5), nil, v, "", nil), ErrTooSmall)
-	assert.ErrorIs(t, DrawColorBar(nil, r, nil, v, "", nil), ErrNilImage)
+	assert.ErrorIs(t, DrawColorBar(img, r, ColorBarStyle{}, nil), ErrBadArgument)
+	assert.ErrorIs(t, DrawColorBar(img, image.Rect(0, 0, 5, 5), ColorBarStyle{Value: v}, nil), ErrTooSmall)
+	assert.ErrorIs(t, DrawColorBar(nil, r, ColorBarStyle{Value: v}, nil), ErrNilImage)
 }
 
 func TestValueRanges(t *testing.T) {

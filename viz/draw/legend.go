@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 )
 
 // LegendKind is the kind of key drawn next to a legend label.
@@ -83,40 +84,18 @@ func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []
 	StrokeRect(dst, box, legendBorderW, t.Grid)
 
 	for i, e := range entries {
-		c := e.Color
-		if c == (color.RGBA{}) {
-			c = t.Foreground
-		}
 		top := box.Min.Y + legendPad + i*(rowH+legendRowGap)
 		cy := float64(top) + float64(rowH)/2
 		kx0 := float64(box.Min.X + legendPad)
 		kx1 := kx0 + legendKeyW
-		switch e.Kind {
-		case LegendSwatch:
-			s := min(rowH-2, 14)
-			y0 := top + (rowH-s)/2
-			FillRect(dst, image.Rect(int(kx0)+(legendKeyW-s)/2, y0, int(kx0)+(legendKeyW-s)/2+s, y0+s), c)
-		case LegendMarker:
-			m := e.Marker
-			if m == MarkerNone {
-				m = MarkerCircle
-			}
-			DrawMarker(dst, m, (kx0+kx1)/2, cy, 8, c)
-		default:
-			w := e.Width
-			if !(w > 0) {
-				w = t.LineWidth
-			}
-			line := []Point{{kx0, cy}, {kx1, cy}}
-			if len(e.Dash) > 0 {
-				DashedPolyline(dst, line, w, e.Dash, c)
-			} else {
-				Polyline(dst, line, w, c)
-			}
-			if e.Marker != MarkerNone {
-				DrawMarker(dst, e.Marker, (kx0+kx1)/2, cy, 3*w+2, c)
-			}
-		}
+		s := min(rowH-2, 14)
+		x0, y0 := int(kx0)+(legendKeyW-s)/2, top+(rowH-s)/2
+		drawLegendKey(dst, e, &t, legendKey{
+			x0: kx0, x1: kx1, y: cy,
+			swatch:     image.Rect(x0, y0, x0+s, y0+s),
+			marker:     8,
+			lineMarker: func(w float64) float64 { return 3*w + 2 },
+		})
 		DrawText(dst, e.Label, kx1+legendKeyGap, cy, ts)
 	}
 	return box, nil
@@ -126,4 +105,92 @@ func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []
 func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (image.Rectangle, error) {
 	t := a.Theme
 	return DrawLegend(a.Clip(dst), a.Plot, corner, entries, &t)
+}
+
+// DrawInlineLegend draws legend entries side by side in a row starting at
+// (x, y) (the top-left corner), wrapping to a new row before maxWidth pixels
+// are exceeded, with no box around them; it returns the rectangle used.
+// Keys are as in DrawLegend; the text style st sets the label size (zero
+// size means the theme's tick size) and colour.
+func DrawInlineLegend(dst *image.RGBA, x, y, maxWidth int, entries []LegendEntry, st TextStyle, th *Theme) image.Rectangle {
+	t := themeOrDefault(th)
+	if st.Size == 0 {
+		st.Size = t.TickSize
+	}
+	if st.Color == (TextStyle{}).Color {
+		st.Color = t.Foreground
+	}
+	st.Align, st.VAlign = AlignLeft, AlignMiddle
+	h := MeasureText("Xg", st).Height()
+	key := int(math.Round(st.Size * 1.6))
+	gap := int(math.Round(st.Size * 0.4))
+	sep := int(math.Round(st.Size * 1.3))
+	cx, cy := x, y
+	used := image.Rect(x, y, x, y)
+	for _, e := range entries {
+		w := key + gap + MeasureText(e.Label, st).Width
+		if cx > x && cx+w > x+maxWidth {
+			cx, cy = x, cy+h+gap
+		}
+		mid := float64(cy) + float64(h)/2
+		s := int(math.Round(st.Size * 0.9))
+		sx, sy := cx+(key-s)/2, int(mid)-s/2
+		drawLegendKey(dst, e, &t, legendKey{
+			x0: float64(cx), x1: float64(cx + key), y: mid,
+			swatch:     image.Rect(sx, sy, sx+s, sy+s),
+			marker:     st.Size * 0.7,
+			lineMarker: func(float64) float64 { return st.Size * 0.6 },
+		})
+		r := DrawText(dst, e.Label, float64(cx+key+gap), mid, st)
+		used = used.Union(image.Rect(cx, cy, r.Max.X, cy+h))
+		cx += w + sep
+	}
+	return used
+}
+
+// MeasureInlineLegend returns the size DrawInlineLegend would cover with
+// the same arguments, without drawing anything: callers reserve room for a
+// legend that wraps onto as many lines as its width needs.
+func MeasureInlineLegend(maxWidth int, entries []LegendEntry, st TextStyle, th *Theme) image.Point {
+	scratch := image.NewRGBA(image.Rect(0, 0, 1, 1)) // every primitive clips to it
+	return DrawInlineLegend(scratch, 0, 0, maxWidth, entries, st, th).Size()
+}
+
+// legendKey places the key of one legend entry.
+type legendKey struct {
+	x0, x1, y  float64                     // a LegendLine runs from (x0, y) to (x1, y)
+	swatch     image.Rectangle             // the square of a LegendSwatch
+	marker     float64                     // the size of a LegendMarker's marker
+	lineMarker func(width float64) float64 // a LegendLine's marker size for its width
+}
+
+// drawLegendKey draws the key of e: a swatch, a marker alone, or a line of
+// e.Width (the theme's line width if that is not positive) with e.Dash and
+// its marker in the middle. The entry's zero colour means the theme's
+// foreground; a LegendMarker entry with no marker gets a circle.
+func drawLegendKey(dst *image.RGBA, e LegendEntry, t *Theme, k legendKey) {
+	c := e.Color
+	if c == (color.RGBA{}) {
+		c = t.Foreground
+	}
+	mid := (k.x0 + k.x1) / 2
+	switch e.Kind {
+	case LegendSwatch:
+		FillRect(dst, k.swatch, c)
+	case LegendMarker:
+		m := e.Marker
+		if m == MarkerNone {
+			m = MarkerCircle
+		}
+		DrawMarker(dst, m, mid, k.y, k.marker, c)
+	default:
+		w := e.Width
+		if !(w > 0) {
+			w = t.LineWidth
+		}
+		DashedPolyline(dst, []Point{{k.x0, k.y}, {k.x1, k.y}}, w, e.Dash, c)
+		if e.Marker != MarkerNone {
+			DrawMarker(dst, e.Marker, mid, k.y, k.lineMarker(w), c)
+		}
+	}
 }
