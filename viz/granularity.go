@@ -428,3 +428,9 @@ func clampInf(g [][]float64, top float64) [][]float64 {
 	}
 	return out
 }
+
+// hColorBar draws a horizontal colour bar with the style's theme.
+func hColorBar(dst *image.RGBA, st style, r image.Rectangle, cm *draw.ColorMap, v draw.Scale, label string) error {
+	th := st.th
+	return draw.DrawColorBar(dst, r, draw.ColorBarStyle{Map: cm, Value: v, Label: label, Horizontal: true}, &th)
+}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/fp8"
 )
 
 // ErrParam is wrapped by every error a scene returns for an unknown
@@ -183,4 +185,15 @@ func (p *paramSet) key(names ...string) string {
 		b.WriteByte(';')
 	}
 	return b.String()
+}
+
+// formatNames returns the names of fp8's presets accepted by pred.
+func formatNames(pred func(*fp8.Format) bool) []string {
+	var out []string
+	for _, f := range fp8.Presets() {
+		if pred == nil || pred(f) {
+			out = append(out, f.Name())
+		}
+	}
+	return out
 }
