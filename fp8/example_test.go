@@ -42,8 +42,8 @@ func ExampleFormat_EncodeStochastic() {
 	// 0.375 0.40625
 }
 
-func ExampleExplain() {
-	ex, _ := fp8.Explain(fp8.E4M3FN, -431.99999999999994, fp8.Mode{})
+func ExampleFormat_Explain() {
+	ex, _ := fp8.E4M3FN.Explain(-431.99999999999994, fp8.Mode{})
 	fmt.Println(ex.Result.Bits, ex.Result.Value, ex.Lower, ex.Upper)
 	// Output:
 	// 1.1111.101 -416 -448 -416

@@ -155,7 +155,7 @@ type Explanation struct {
 
 // Explain encodes x with mode m (not Stochastic) and reports the code, its
 // fields, the bracketing values and the rounding error.
-func Explain(f *Format, x float64, m Mode) (Explanation, error) {
+func (f *Format) Explain(x float64, m Mode) (Explanation, error) {
 	if err := f.check(); err != nil {
 		return Explanation{}, err
 	}

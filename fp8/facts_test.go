@@ -209,7 +209,7 @@ func TestExplain(t *testing.T) {
 	_, err = E2M1.Describe(0x10)
 	assert.ErrorIs(t, err, ErrCode)
 
-	ex, err := Explain(E4M3FN, 0.3952, Mode{})
+	ex, err := E4M3FN.Explain(0.3952, Mode{})
 	require.NoError(t, err)
 	assert.Equal(t, Number(0.40625), ex.Result.Value)
 	assert.Equal(t, Number(0.375), ex.Lower)
@@ -218,18 +218,18 @@ func TestExplain(t *testing.T) {
 	assert.InDelta(t, 0.40625-0.3952, float64(ex.AbsError), 1e-15)
 	assert.False(t, ex.Overflow)
 
-	ex, err = Explain(E4M3FN, 500, Mode{})
+	ex, err = E4M3FN.Explain(500, Mode{})
 	require.NoError(t, err)
 	assert.True(t, ex.Overflow)
 	assert.Equal(t, Number(448), ex.Lower)
 	assert.True(t, math.IsInf(float64(ex.Upper), 1))
 
-	ex, err = Explain(E4M3FN, 1e-4, Mode{})
+	ex, err = E4M3FN.Explain(1e-4, Mode{})
 	require.NoError(t, err)
 	assert.True(t, ex.Underflow)
 	assert.Equal(t, ClassZero, ex.Result.Class)
 
-	ex, err = Explain(E5M2, math.Inf(-1), Mode{Overflow: NoSaturate})
+	ex, err = E5M2.Explain(math.Inf(-1), Mode{Overflow: NoSaturate})
 	require.NoError(t, err)
 	assert.Equal(t, ClassInf, ex.Result.Class)
 	b, err := json.Marshal(ex)
@@ -237,7 +237,7 @@ func TestExplain(t *testing.T) {
 	assert.Contains(t, string(b), `"value":"-Inf"`)
 	assert.Contains(t, string(b), `"class":"inf"`)
 
-	_, err = Explain(E4M3FN, 1, Mode{Round: Stochastic, RandomBits: 3})
+	_, err = E4M3FN.Explain(1, Mode{Round: Stochastic, RandomBits: 3})
 	assert.True(t, errors.Is(err, ErrInvalidMode))
 }
 
@@ -270,7 +270,7 @@ func TestOverflows(t *testing.T) {
 	assert.False(t, E4M3FN.Overflows(math.NaN(), ne))
 	// Agrees with Explain's flag on every interesting input.
 	for _, x := range interestingInputs(newRef(E4M3FN.Spec())) {
-		ex, err := Explain(E4M3FN, x, ne)
+		ex, err := E4M3FN.Explain(x, ne)
 		require.NoError(t, err)
 		if !math.IsInf(x, 0) && !math.IsNaN(x) {
 			assert.Equal(t, ex.Overflow, E4M3FN.Overflows(x, ne), "%v", x)

@@ -38,7 +38,7 @@ func TestInvalidFormatEveryMethod(t *testing.T) {
 				}
 			}
 		}
-		_, err := Explain(f, 1, Mode{})
+		_, err := f.Explain(1, Mode{})
 		assert.ErrorIs(t, err, ErrInvalidFormat, "%s Format: Explain", name)
 		_, err = f.Encode(1, Mode{})
 		assert.ErrorIs(t, err, ErrInvalidFormat, "%s Format: Encode", name)

@@ -151,7 +151,7 @@ func (s *explorer) update(name string) error {
 		if err != nil {
 			return err
 		}
-		ex, err := fp8.Explain(f, x, s.mode())
+		ex, err := f.Explain(x, s.mode())
 		if err != nil {
 			return err
 		}

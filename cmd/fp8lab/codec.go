@@ -362,7 +362,7 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if mode.Overflow, err = overflow(); err != nil {
 		return err
 	}
-	ex, err := fp8.Explain(f, x, mode)
+	ex, err := f.Explain(x, mode)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func run(w io.Writer, x float64) ([]row, error) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "format\tmax\tmin normal\tmin subnormal\teps\tbinades\tcode(%g)\tvalue\trel error\t\n", x)
 	for _, f := range fp8.Presets() {
-		e, err := fp8.Explain(f, x, fp8.Mode{})
+		e, err := f.Explain(x, fp8.Mode{})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name(), err)
 		}

@@ -167,7 +167,7 @@ func apiExplain(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := fp8.Explain(f, x, m)
+	e, err := f.Explain(x, m)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 
 // overflows asks the codec whether x overflows under OCP's non-saturating mode.
 func overflows(t *testing.T, f *fp8.Format, x float64) bool {
-	e, err := fp8.Explain(f, x, fp8.Mode{Overflow: fp8.NoSaturate})
+	e, err := f.Explain(x, fp8.Mode{Overflow: fp8.NoSaturate})
 	require.NoError(t, err)
 	return e.Overflow
 }

@@ -14,7 +14,7 @@ var inputs = []float64{0.3952, -0.3952, 1.01, 3.3, -17.5, 100, 447, 0.001, -0.00
 func TestPicksABracketWithTheRightProbability(t *testing.T) {
 	const n = 1000
 	for _, x := range inputs {
-		e, err := fp8.Explain(fp8.E4M3FN, x, fp8.Mode{})
+		e, err := fp8.E4M3FN.Explain(x, fp8.Mode{})
 		require.NoError(t, err)
 		lo, hi := float64(e.Lower), float64(e.Upper)
 		ups, sum := 0, 0.0
