@@ -149,12 +149,14 @@ func ExampleAccumulator_Dot() {
 	// {MantissaBits:13 RoundNearest:false PromoteEvery:128}: 65536
 }
 
-// Evaluate gives the CLI's result: scales and metrics, as JSON.
-func ExampleEvaluate() {
+// Measure shows what one tensor scale does to small rows that a per-row
+// scale keeps.
+func ExampleMeasure() {
 	x, _ := scaling.FromRows([][]float32{{1, 2, 3, 4}, {1e-6, 2e-6, 3e-6, 4e-6}})
 	for _, g := range []scaling.Granularity{scaling.PerTensor, scaling.PerRow} {
-		r, _ := scaling.Evaluate(x, fp8.E4M3FN, g, scaling.Options{})
-		fmt.Printf("%-6s underflow %d, worst row SQNR %.1f dB\n", r.Granularity, r.Metrics.Underflow, r.Metrics.Rows.Worst)
+		q, _ := scaling.Quantize(x, fp8.E4M3FN, g, scaling.Options{})
+		m, _ := scaling.Measure(x, q)
+		fmt.Printf("%-6s underflow %d, worst row SQNR %.1f dB\n", g, m.Underflow, m.Rows.Worst)
 	}
 	// Output:
 	// tensor underflow 4, worst row SQNR 0.0 dB

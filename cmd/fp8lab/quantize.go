@@ -65,7 +65,7 @@ func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	res, err := scaling.Evaluate(t, f, g, opts)
+	res, err := evaluate(t, f, g, opts)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func readTensor(path string) (*scaling.Tensor, error) {
 	return t, nil
 }
 
-func printQuantize(w io.Writer, path string, r *scaling.Result) error {
+func printQuantize(w io.Writer, path string, r *quantizeResult) error {
 	m := r.Metrics
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "input\t%s (%d×%d)\n", path, r.Rows, r.Cols)

@@ -1,15 +1,16 @@
-package scaling
+package main
 
 import (
 	"fmt"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/scaling"
 )
 
-// Result is what the CLI's `fp8lab quantize` prints: the scales a
+// quantizeResult is what `fp8lab quantize` prints: the scales a
 // granularity chose and the metrics of the round trip. It marshals to JSON
 // with snake_case keys.
-type Result struct {
+type quantizeResult struct {
 	Format      string `json:"format"`
 	Granularity string `json:"granularity"`
 	Rows        int    `json:"rows"`
@@ -27,34 +28,29 @@ type Result struct {
 	ScaleFormat string `json:"scale_format,omitempty"`
 	ScaleCodes  []int  `json:"scale_codes,omitempty"`
 	// TensorScale is NVFP4's float32 tensor (decode) scale.
-	TensorScale float32 `json:"tensor_scale,omitempty"`
-	Rounding    string  `json:"rounding"`
-	Overflow    string  `json:"overflow_mode"`
-	Metrics     Metrics `json:"metrics"`
+	TensorScale float32         `json:"tensor_scale,omitempty"`
+	Rounding    string          `json:"rounding"`
+	Overflow    string          `json:"overflow_mode"`
+	Metrics     scaling.Metrics `json:"metrics"`
 	// Quantized is the full result, codes included; it is not marshaled.
-	Quantized *Quantized `json:"-"`
+	Quantized *scaling.Quantized `json:"-"`
 }
 
-// Evaluate quantizes t with Quantize and measures the round trip with
-// Measure, returning both in one Result.
-func Evaluate(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Result, error) {
-	q, err := Quantize(t, f, g, opts)
+// evaluate quantizes t with scaling.Quantize and measures the round trip
+// with scaling.Measure, returning both in one quantizeResult.
+func evaluate(t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, opts scaling.Options) (*quantizeResult, error) {
+	q, err := scaling.Quantize(t, f, g, opts)
 	if err != nil {
 		return nil, err
 	}
-	m, err := Measure(t, q)
+	m, err := scaling.Measure(t, q)
 	if err != nil {
 		return nil, err
 	}
-	return NewResult(q, m)
-}
-
-// NewResult assembles a Result from a quantized tensor and its metrics.
-func NewResult(q *Quantized, m Metrics) (*Result, error) {
 	if err := q.Check(); err != nil {
 		return nil, fmt.Errorf("result: %w", err)
 	}
-	r := &Result{
+	r := &quantizeResult{
 		Format: q.Format.Name(), Granularity: q.Granularity.String(),
 		Rows: q.Rows, Cols: q.Cols, BlockRows: q.BlockRows, BlockCols: q.BlockCols,
 		ScaleRows: q.ScaleRows, ScaleCols: q.ScaleCols,
