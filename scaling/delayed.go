@@ -1,7 +1,6 @@
 package scaling
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -175,16 +174,9 @@ type DelayedStep struct {
 	CurrentSQNR  float64 `json:"current_sqnr_db"`
 }
 
-// MarshalJSON writes ±Inf and NaN as strings (see fp8.Number).
-func (s DelayedStep) MarshalJSON() ([]byte, error) {
-	type plain DelayedStep
-	return json.Marshal(struct {
-		plain
-		Amax        fp8.Number `json:"amax"`
-		SQNR        fp8.Number `json:"sqnr_db"`
-		CurrentSQNR fp8.Number `json:"current_sqnr_db"`
-	}{plain(s), fp8.Number(s.Amax), fp8.Number(s.SQNR), fp8.Number(s.CurrentSQNR)})
-}
+// MarshalJSON writes ±Inf and NaN as the strings "+Inf", "-Inf" and "NaN"
+// (see fp8.Number).
+func (s DelayedStep) MarshalJSON() ([]byte, error) { return marshalNumbers(s) }
 
 // SimulateDelayed runs delayed scaling over a sequence of tensors (see
 // Sequence for drifting and spiking ones) with a fresh scaler and returns

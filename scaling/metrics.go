@@ -1,7 +1,6 @@
 package scaling
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -37,16 +36,9 @@ type SQNRSummary struct {
 	Exact      int `json:"exact"` // parts with signal and no error
 }
 
-// MarshalJSON writes ±Inf and NaN as the strings "+Inf", "-Inf" and "NaN".
-func (s SQNRSummary) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Mean       fp8.Number `json:"mean_db"`
-		Worst      fp8.Number `json:"worst_db"`
-		WorstIndex int        `json:"worst_index"`
-		Parts      int        `json:"parts"`
-		Exact      int        `json:"exact"`
-	}{fp8.Number(s.Mean), fp8.Number(s.Worst), s.WorstIndex, s.Parts, s.Exact})
-}
+// MarshalJSON writes ±Inf and NaN as the strings "+Inf", "-Inf" and "NaN"
+// (see fp8.Number).
+func (s SQNRSummary) MarshalJSON() ([]byte, error) { return marshalNumbers(s) }
 
 // Metrics describes the error a quantization made. Elements whose input is
 // NaN or ±Inf are counted in NonFinite and left out of everything else.
@@ -86,19 +78,9 @@ type Metrics struct {
 	BlockCols int         `json:"block_cols"`
 }
 
-// MarshalJSON writes ±Inf and NaN as strings (see fp8.Number).
-func (m Metrics) MarshalJSON() ([]byte, error) {
-	type plain Metrics
-	return json.Marshal(struct {
-		plain
-		MSE               fp8.Number `json:"mse"`
-		SQNR              fp8.Number `json:"sqnr_db"`
-		MaxAbsError       fp8.Number `json:"max_abs_error"`
-		MaxRelError       fp8.Number `json:"max_rel_error"`
-		FractionSubnormal fp8.Number `json:"fraction_subnormal"`
-	}{plain(m), fp8.Number(m.MSE), fp8.Number(m.SQNR), fp8.Number(m.MaxAbsError),
-		fp8.Number(m.MaxRelError), fp8.Number(m.FractionSubnormal)})
-}
+// MarshalJSON writes ±Inf and NaN as the strings "+Inf", "-Inf" and "NaN"
+// (see fp8.Number).
+func (m Metrics) MarshalJSON() ([]byte, error) { return marshalNumbers(m) }
 
 // SQNR returns 10·log10(signal/noise) in dB for sums of squares: +Inf when
 // noise is 0 and signal is not, NaN when signal is 0.
