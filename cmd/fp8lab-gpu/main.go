@@ -32,8 +32,6 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,6 +39,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/native/cuda"
 )
@@ -59,8 +58,8 @@ Commands:
 Run 'fp8lab-gpu COMMAND -h' for a command's flags.
 `
 
-// errUsage marks a usage error (exit status 2).
-var errUsage = errors.New("usage")
+// prog names fp8lab-gpu in usage lines and error messages.
+const prog cmdline.Program = "fp8lab-gpu"
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
@@ -76,43 +75,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fp8lab-gpu: unknown command %q\n\n%s", args[0], usageText)
 		return 2
 	}
-	err := cmd(args[1:], stdout, stderr)
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "fp8lab-gpu %s: %v\n", args[0], err)
-		return 2
-	}
-	fmt.Fprintf(stderr, "fp8lab-gpu %s: %v\n", args[0], err)
-	return 1
+	return prog.Status(stderr, args[0], cmd(args[1:], stdout, stderr))
 }
 
-func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *int, *bool) {
-	fs := flag.NewFlagSet("fp8lab-gpu "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dev := fs.Int("device", 0, "GPU ordinal")
-	asJSON := fs.Bool("json", false, "print JSON")
-	return fs, dev, asJSON
-}
-
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	return nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+// deviceFlags adds the flags every command takes: --device and --json.
+func deviceFlags(fs *flag.FlagSet) (dev *int, asJSON *bool) {
+	return fs.Int("device", 0, "GPU ordinal"), fs.Bool("json", false, "print JSON")
 }
 
 // info is what runInfo reports.
@@ -125,8 +93,9 @@ type info struct {
 }
 
 func runInfo(args []string, stdout, stderr io.Writer) error {
-	fs, dev, asJSON := newFlags("info", stderr)
-	if err := parse(fs, args); err != nil {
+	fs := prog.Flags("info", "[--device N] [--json]", stderr)
+	dev, asJSON := deviceFlags(fs)
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	d, err := cuda.Open(*dev)
@@ -143,7 +112,7 @@ func runInfo(args []string, stdout, stderr io.Writer) error {
 		in.CUBLASLt, in.CUBLASLtVersion = path, version
 	}
 	if *asJSON {
-		return writeJSON(stdout, in)
+		return cmdline.WriteJSON(stdout, in)
 	}
 	fmt.Fprintf(stdout, "device:             %d of %d: %s\n", p.Ordinal, p.Devices, p.Name)
 	fmt.Fprintf(stdout, "compute capability: %s (%d.%d), %d SMs\n", p.ComputeCapability(), p.Major, p.Minor, p.SMs)
@@ -163,12 +132,13 @@ func runInfo(args []string, stdout, stderr io.Writer) error {
 }
 
 func runParity(args []string, stdout, stderr io.Writer) error {
-	fs, dev, asJSON := newFlags("parity", stderr)
+	fs := prog.Flags("parity", "[--device N] [--short] [--seed N] [--filter TEXT] [--codec both|software|hardware] [--json]", stderr)
+	dev, asJSON := deviceFlags(fs)
 	short := fs.Bool("short", false, "smaller tensors and fewer cases")
 	seed := fs.Uint64("seed", 1, "seed of every input tensor")
 	filter := fs.String("filter", "", "run only the cases whose name contains this text")
 	codec := fs.String("codec", "both", "GPU codecs to check: both (hardware where available), software, hardware")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	var codecs []native.Codec
@@ -179,7 +149,7 @@ func runParity(args []string, stdout, stderr io.Writer) error {
 	case "hardware", "hw":
 		codecs = []native.Codec{native.CodecHardware}
 	default:
-		return fmt.Errorf("%w: --codec %q (both, software, hardware)", errUsage, *codec)
+		return cmdline.Usagef("--codec %q (both, software, hardware)", *codec)
 	}
 	d, err := cuda.Open(*dev)
 	if err != nil {
@@ -196,7 +166,7 @@ func runParity(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		if err := writeJSON(stdout, rep); err != nil {
+		if err := cmdline.WriteJSON(stdout, rep); err != nil {
 			return err
 		}
 	} else {
@@ -207,12 +177,13 @@ func runParity(args []string, stdout, stderr io.Writer) error {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs, dev, asJSON := newFlags("bench", stderr)
+	fs := prog.Flags("bench", "[--device N] [--elements N] [--iters N] [--gemm 4096,8192|none] [--strict] [--json]", stderr)
+	dev, asJSON := deviceFlags(fs)
 	elements := fs.Int("elements", 1<<28, "float32 elements of the bandwidth tests (a multiple of 8192)")
 	iters := fs.Int("iters", 20, "timed repetitions per measurement")
 	gemm := fs.String("gemm", "4096,8192", "square GEMM sizes, comma-separated, or none")
 	strict := fs.Bool("strict", false, "exit with status 1 when a goal is missed")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	sizes := []int{}
@@ -220,13 +191,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		for _, s := range strings.Split(*gemm, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(s))
 			if err != nil || n < 16 || n%16 != 0 {
-				return fmt.Errorf("%w: --gemm %q: sizes are multiples of 16", errUsage, *gemm)
+				return cmdline.Usagef("--gemm %q: sizes are multiples of 16", *gemm)
 			}
 			sizes = append(sizes, n)
 		}
 	}
 	if *elements <= 0 || *elements%8192 != 0 || *iters < 1 {
-		return fmt.Errorf("%w: --elements must be a positive multiple of 8192 and --iters positive", errUsage)
+		return cmdline.Usagef("--elements must be a positive multiple of 8192 and --iters positive")
 	}
 	d, err := cuda.Open(*dev)
 	if err != nil {
@@ -242,7 +213,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		if err := writeJSON(stdout, rep); err != nil {
+		if err := cmdline.WriteJSON(stdout, rep); err != nil {
 			return err
 		}
 	} else {

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 )
 
 // parseNumber reads a decimal or hexadecimal float ("0x1.8p-3"), or nan,
@@ -100,7 +100,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
-		return nil, errFlags // the flag package has printed the problem and the usage
+		return nil, cmdline.ErrFlags // the flag package has printed the problem and the usage
 	}
 	if rest := fs.Args(); len(rest) > 0 {
 		pos = append(pos, rest...)
@@ -111,21 +111,4 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 func isBoolFlag(f *flag.Flag) bool {
 	b, ok := f.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
-}
-
-// newFlags makes a FlagSet whose errors are returned, with usage text going
-// to stderr.
-func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: fp8lab %s %s\n", name, synopsis)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// usageError returns an errUsage error carrying the usage text.
-func usageError(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 )
 
 func init() {
@@ -19,23 +19,17 @@ func init() {
 	commands["explain"] = command{"explain how one value is rounded", runExplain}
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 func lookupFormat(name string) (*fp8.Format, error) {
 	return fp8.Lookup(name)
 }
 
 func runFormats(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("formats", "[--json]", stderr)
+	fs := prog.Flags("formats", "[--json]", stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
-		return usageError("formats takes no arguments")
+		return cmdline.Usagef("formats takes no arguments")
 	}
 	var infos []fp8.Info
 	for _, f := range fp8.Presets() {
@@ -43,7 +37,7 @@ func runFormats(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	infos = append(infos, fp8.FP16.Info(), fp8.BF16.Info())
 	if *asJSON {
-		return writeJSON(stdout, infos)
+		return cmdline.WriteJSON(stdout, infos)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "format\tbits\tE\tM\tbias\tmax\tmin normal\tmin subnormal\teps\tpositive values\tbinades\tInf\tNaN codes\t")
@@ -64,14 +58,14 @@ func runFormats(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 }
 
 func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("table", "FORMAT [--json|--jsonl]", stderr)
+	fs := prog.Flags("table", "FORMAT [--json|--jsonl]", stderr)
 	asJSON, asJSONL := outputFlags(fs, "the codes")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError("table needs one FORMAT, e.g. fp8lab table E4M3FN")
+		return cmdline.Usagef("table needs one FORMAT, e.g. fp8lab table E4M3FN")
 	}
 	f, err := lookupCodec(pos[0])
 	if err != nil {
@@ -87,9 +81,9 @@ func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *asJSONL:
-		return writeJSONL(stdout, rows)
+		return cmdline.WriteJSONL(stdout, rows)
 	case *asJSON:
-		return writeJSON(stdout, rows)
+		return cmdline.WriteJSON(stdout, rows)
 	}
 	return printCodes(stdout, f, rows)
 }
@@ -110,7 +104,7 @@ type encodeResult struct {
 }
 
 func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("encode", "FORMAT [--round nearest|zero|away|stochastic] [--overflow saturate|saturate-keep-inf|no-saturate] [--seed N --rbits R | --rand-bits HEX,...] [--sr-rule floor|nearest] [--keep-going] [--json|--jsonl] [VALUE...]", stderr)
+	fs := prog.Flags("encode", "FORMAT [--round nearest|zero|away|stochastic] [--overflow saturate|saturate-keep-inf|no-saturate] [--seed N --rbits R | --rand-bits HEX,...] [--sr-rule floor|nearest] [--keep-going] [--json|--jsonl] [VALUE...]", stderr)
 	asJSON, asJSONL := outputFlags(fs, "the results")
 	roundName := fs.String("round", "nearest", "rounding: nearest (ties to even), zero, away or stochastic")
 	overflow := overflowFlags(fs)
@@ -124,7 +118,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) < 1 {
-		return usageError("encode needs a FORMAT, e.g. fp8lab encode E4M3FN 0.3952")
+		return cmdline.Usagef("encode needs a FORMAT, e.g. fp8lab encode E4M3FN 0.3952")
 	}
 	f, err := lookupCodec(pos[0])
 	if err != nil {
@@ -156,7 +150,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 		if round != fp8.Stochastic || len(words) != len(inputs) {
-			return usageError("--rand-bits needs --round stochastic and one word per value (%d words, %d values)", len(words), len(inputs))
+			return cmdline.Usagef("--rand-bits needs --round stochastic and one word per value (%d words, %d values)", len(words), len(inputs))
 		}
 		rnd = func(i uint64) uint32 { return words[i] }
 	}
@@ -179,9 +173,9 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// --keep-going, a bad line prints nothing.
 	switch {
 	case *asJSONL:
-		err = writeJSONL(stdout, results)
+		err = cmdline.WriteJSONL(stdout, results)
 	case *asJSON:
-		err = writeJSON(stdout, results)
+		err = cmdline.WriteJSON(stdout, results)
 	default:
 		err = printEncoded(stdout, results, round == fp8.Stochastic)
 	}
@@ -264,7 +258,7 @@ func readLines(r io.Reader) ([]string, error) {
 }
 
 func runDecode(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("decode", "FORMAT CODE... [--keep-going] [--json|--jsonl]", stderr)
+	fs := prog.Flags("decode", "FORMAT CODE... [--keep-going] [--json|--jsonl]", stderr)
 	asJSON, asJSONL := outputFlags(fs, "the codes")
 	keepGoing := fs.Bool("keep-going", false, "report a bad code as an error line (or JSON error object) and go on; the exit status is 1 if any failed")
 	pos, err := parseInterleaved(fs, args)
@@ -272,7 +266,7 @@ func runDecode(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) < 2 {
-		return usageError("decode needs a FORMAT and codes, e.g. fp8lab decode E4M3FN 0x7E")
+		return cmdline.Usagef("decode needs a FORMAT and codes, e.g. fp8lab decode E4M3FN 0x7E")
 	}
 	f, err := lookupCodec(pos[0])
 	if err != nil {
@@ -297,9 +291,9 @@ func runDecode(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *asJSONL:
-		err = writeJSONL(stdout, rows)
+		err = cmdline.WriteJSONL(stdout, rows)
 	case *asJSON:
-		err = writeJSON(stdout, rows)
+		err = cmdline.WriteJSON(stdout, rows)
 	case failed == 0:
 		err = printCodes(stdout, f, codes)
 	default:
@@ -335,7 +329,7 @@ func printMixed(w io.Writer, f codec, rows []any) error {
 }
 
 func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("explain", "FORMAT VALUE [--round nearest|zero|away] [--overflow saturate|saturate-keep-inf|no-saturate] [--json|--jsonl]", stderr)
+	fs := prog.Flags("explain", "FORMAT VALUE [--round nearest|zero|away] [--overflow saturate|saturate-keep-inf|no-saturate] [--json|--jsonl]", stderr)
 	asJSON, asJSONL := outputFlags(fs, "the explanation")
 	roundName := fs.String("round", "nearest", "rounding: nearest, zero or away")
 	overflow := overflowFlags(fs)
@@ -344,7 +338,7 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 2 {
-		return usageError("explain needs a FORMAT and one VALUE, e.g. fp8lab explain E4M3FN 0.3952")
+		return cmdline.Usagef("explain needs a FORMAT and one VALUE, e.g. fp8lab explain E4M3FN 0.3952")
 	}
 	f, err := lookupFormat(pos[0])
 	if err != nil {
@@ -368,9 +362,9 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *asJSONL:
-		return writeJSONL(stdout, []fp8.Explanation{ex})
+		return cmdline.WriteJSONL(stdout, []fp8.Explanation{ex})
 	case *asJSON:
-		return writeJSON(stdout, ex)
+		return cmdline.WriteJSON(stdout, ex)
 	}
 	r := ex.Result
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

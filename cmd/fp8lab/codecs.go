@@ -1,15 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 )
 
 // codec is a format that encode, decode and table work with: an 8-bit
@@ -149,7 +148,7 @@ func overflowFlags(fs *flag.FlagSet) func() (fp8.Overflow, error) {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		if set["overflow"] && set["saturate"] {
-			return 0, usageError("give --overflow or --saturate, not both")
+			return 0, cmdline.Usagef("give --overflow or --saturate, not both")
 		}
 		if set["overflow"] {
 			return fp8.ParseOverflow(*name)
@@ -166,21 +165,6 @@ func outputFlags(fs *flag.FlagSet, what string) (asJSON, asJSONL *bool) {
 	asJSON = fs.Bool("json", false, "print "+what+" as one JSON array")
 	asJSONL = fs.Bool("jsonl", false, "print "+what+" as compact JSON, one object per line")
 	return asJSON, asJSONL
-}
-
-// writeJSONL writes each row as one compact JSON line.
-func writeJSONL[T any](w io.Writer, rows []T) error {
-	var b strings.Builder
-	for _, r := range rows {
-		j, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		b.Write(j)
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // errorRow is the per-value error object that --keep-going prints in place
@@ -205,7 +189,7 @@ func parseRandomWords(s string) ([]uint32, error) {
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
 		v, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimPrefix(f, "0x"), "0X"), 16, 32)
 		if err != nil {
-			return nil, usageError("--rand-bits: %q is not a 32-bit hex word", f)
+			return nil, cmdline.Usagef("--rand-bits: %q is not a 32-bit hex word", f)
 		}
 		out = append(out, uint32(v))
 	}

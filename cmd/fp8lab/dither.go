@@ -7,6 +7,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 )
 
 func init() {
@@ -14,7 +15,7 @@ func init() {
 }
 
 func runDither(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("dither", "--method nearest|stochastic|bayer2|bayer4|bayer8|floyd --levels K|--format F [--frames N] [--seed S] [-i in.png] -o out.png", stderr)
+	fs := prog.Flags("dither", "--method nearest|stochastic|bayer2|bayer4|bayer8|floyd --levels K|--format F [--frames N] [--seed S] [-i in.png] -o out.png", stderr)
 	methodName := fs.String("method", "stochastic", "nearest, stochastic, bayer2, bayer4, bayer8 or floyd")
 	levels := fs.String("levels", "", "quantize onto K uniform levels in [0, 1] (default 2 when no --format)")
 	formatName := fs.String("format", "", "quantize onto a format's grid instead, white mapped to its max")
@@ -29,7 +30,7 @@ func runDither(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) > 0 || *out == "" {
-		return usageError("dither needs -o out.png and no positional arguments")
+		return cmdline.Usagef("dither needs -o out.png and no positional arguments")
 	}
 	method, err := dither.ParseMethod(*methodName)
 	if err != nil {
@@ -38,7 +39,7 @@ func runDither(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	opts := dither.Options{Method: method, Frames: *frames, Seed: *seed, RandomBits: *rbits}
 	switch {
 	case *formatName != "" && *levels != "":
-		return usageError("give --levels or --format, not both")
+		return cmdline.Usagef("give --levels or --format, not both")
 	case *formatName != "":
 		if opts.Format, err = fp8.Lookup(*formatName); err != nil {
 			return err

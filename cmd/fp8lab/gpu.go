@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 )
 
 func init() {
@@ -125,21 +127,21 @@ func (e gpuEnv) findBinary() string {
 // path cannot run here.
 func (e gpuEnv) locate() (string, error) {
 	if e.goos != "linux" {
-		return "", usageError("no GPU support on %s: the CUDA build (fp8lab-gpu) runs on Linux with an NVIDIA driver", e.goos)
+		return "", cmdline.Usagef("no GPU support on %s: the CUDA build (fp8lab-gpu) runs on Linux with an NVIDIA driver", e.goos)
 	}
 	wsl := exists(filepath.Join(e.devDir, "dxg"))
 	if !exists(e.procVersion) && !wsl {
-		return "", usageError("no NVIDIA driver: %s does not exist (install the NVIDIA driver to use a GPU; everything else runs on the CPU)", e.procVersion)
+		return "", cmdline.Usagef("no NVIDIA driver: %s does not exist (install the NVIDIA driver to use a GPU; everything else runs on the CPU)", e.procVersion)
 	}
 	if lib, dirs := e.findLibcuda(); lib == "" {
-		return "", usageError("no CUDA driver library: libcuda.so.1 is in none of %s", strings.Join(dirs, ", "))
+		return "", cmdline.Usagef("no CUDA driver library: libcuda.so.1 is in none of %s", strings.Join(dirs, ", "))
 	}
 	if !e.hasDevice() {
-		return "", usageError("no GPU: the NVIDIA driver is loaded but %s has no nvidia0 device", e.devDir)
+		return "", cmdline.Usagef("no GPU: the NVIDIA driver is loaded but %s has no nvidia0 device", e.devDir)
 	}
 	bin := e.findBinary()
 	if bin == "" {
-		return "", usageError("not built with -tags cuda: no fp8lab-gpu next to fp8lab, in $FP8LAB_GPU_BIN or on PATH (build it: go build -tags cuda ./cmd/fp8lab-gpu, headers from scripts/cuda-headers.sh)")
+		return "", cmdline.Usagef("not built with -tags cuda: no fp8lab-gpu next to fp8lab, in $FP8LAB_GPU_BIN or on PATH (build it: go build -tags cuda ./cmd/fp8lab-gpu, headers from scripts/cuda-headers.sh)")
 	}
 	return bin, nil
 }
@@ -159,7 +161,7 @@ func runGPU(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &exit) && exit.ExitCode() == 2:
-		return usageError("%s exited with status 2", bin)
+		return cmdline.Usagef("%s exited with status 2", bin)
 	case errors.As(err, &exit):
 		return fmt.Errorf("%s exited with status %d", bin, exit.ExitCode())
 	}

@@ -5,13 +5,13 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 )
 
 // command is one subcommand: its one-line summary and its entry point.
@@ -23,11 +23,8 @@ type command struct {
 // commands is filled by the files that implement each subcommand.
 var commands = map[string]command{}
 
-// errUsage marks an error whose message is a usage text; it exits with status 2.
-var errUsage = errors.New("usage")
-
-// errFlags reports flags the flag package already complained about (status 2).
-var errFlags = errors.New("bad flags")
+// prog names fp8lab in usage lines and error messages.
+const prog cmdline.Program = "fp8lab"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -54,20 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	if err := cmd.run(args, stdin, stdout, stderr); err != nil {
-		switch {
-		case errors.Is(err, flag.ErrHelp):
-			return 0
-		case errors.Is(err, errFlags):
-			return 2
-		case errors.Is(err, errUsage):
-			fmt.Fprintln(stderr, "fp8lab "+name+": "+strings.TrimPrefix(err.Error(), "usage: "))
-			return 2
-		}
-		fmt.Fprintf(stderr, "fp8lab %s: %v\n", name, err)
-		return 1
-	}
-	return 0
+	return prog.Status(stderr, name, cmd.run(args, stdin, stdout, stderr))
 }
 
 func usage(w io.Writer) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -19,7 +20,7 @@ func init() {
 }
 
 func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("quantize", "--format F --granularity tensor|row|col|tile1x128|block128|mx|nvfp4 [--json] FILE", stderr)
+	fs := prog.Flags("quantize", "--format F --granularity tensor|row|col|tile1x128|block128|mx|nvfp4 [--json] FILE", stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	formatName := fs.String("format", "E4M3FN", "element format")
 	granName := fs.String("granularity", "tensor", "tensor, row, col, tile1x128, block128, mx or nvfp4 (also tile1xN, blockN, blockRxC)")
@@ -33,7 +34,7 @@ func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError("quantize needs one FILE (.npy float32/float64 2-D array, or CSV)")
+		return cmdline.Usagef("quantize needs one FILE (.npy float32/float64 2-D array, or CSV)")
 	}
 	f, err := fp8.Lookup(*formatName)
 	if err != nil {
@@ -70,7 +71,7 @@ func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, res)
+		return cmdline.WriteJSON(stdout, res)
 	}
 	return printQuantize(stdout, pos[0], res)
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/viz"
 )
 
@@ -71,7 +72,7 @@ func sceneHelp(w io.Writer) {
 }
 
 func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("render", "SCENE [--param name=value ...] [--width W --height H] -o out.png [--json]", stderr)
+	fs := prog.Flags("render", "SCENE [--param name=value ...] [--width W --height H] -o out.png [--json]", stderr)
 	params := paramFlags{}
 	fs.Var(params, "param", "set a scene parameter, name=value (repeatable)")
 	fs.Var(params, "p", "shorthand for --param")
@@ -107,13 +108,13 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return nil
 	}
 	if len(pos) != 1 {
-		return usageError("render needs one SCENE (%s); see fp8lab render --help", strings.Join(viz.Names(), ", "))
+		return cmdline.Usagef("render needs one SCENE (%s); see fp8lab render --help", strings.Join(viz.Names(), ", "))
 	}
 	if *out == "" && !*asJSON {
-		return usageError("render needs -o FILE.png (or --json for the facts alone)")
+		return cmdline.Usagef("render needs -o FILE.png (or --json for the facts alone)")
 	}
 	if *out == "-" && *asJSON {
-		return usageError("-o - and --json both write to stdout; pick one")
+		return cmdline.Usagef("-o - and --json both write to stdout; pick one")
 	}
 	scene, img, err := viz.Render(pos[0], params, *width, *height)
 	if err != nil {
@@ -133,7 +134,7 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, scene.Facts())
+		return cmdline.WriteJSON(stdout, scene.Facts())
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/internal/wasmbuild"
 	"github.com/fp8lab/fp8lab/internal/webserve"
 	"github.com/fp8lab/fp8lab/site"
@@ -33,7 +34,7 @@ var serveStarted = func(url string) {}
 var playgroundFiles = []string{wasmbuild.Playground.File, wasmbuild.Core.File, wasmbuild.WasmExec}
 
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "[--addr HOST:PORT] [--dir DIR]", stderr)
+	fs := prog.Flags("serve", "[--addr HOST:PORT] [--dir DIR]", stderr)
 	addr := fs.String("addr", webserve.DefaultAddr, "address to listen on; the default accepts connections from this machine only")
 	dir := fs.String("dir", "", "serve a site written by 'fp8lab site -o DIR' instead of building the playground from this checkout")
 	pos, err := parseInterleaved(fs, args)
@@ -41,10 +42,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError("serve takes no arguments (did you mean --addr %s?)", pos[0])
+		return cmdline.Usagef("serve takes no arguments (did you mean --addr %s?)", pos[0])
 	}
 	if _, _, err := net.SplitHostPort(*addr); err != nil {
-		return usageError("--addr wants HOST:PORT, e.g. %s or 0.0.0.0:8080, not %q", webserve.DefaultAddr, *addr)
+		return cmdline.Usagef("--addr wants HOST:PORT, e.g. %s or 0.0.0.0:8080, not %q", webserve.DefaultAddr, *addr)
 	}
 	ctx, stop := serveContext()
 	defer stop()

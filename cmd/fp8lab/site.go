@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 )
 
 func init() {
@@ -13,14 +15,14 @@ func init() {
 }
 
 func runSite(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("site", "-o DIR", stderr)
+	fs := prog.Flags("site", "-o DIR", stderr)
 	out := fs.String("o", "", "folder to write the site into (created if missing)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 || *out == "" {
-		return usageError("site needs -o DIR, e.g. fp8lab site -o dist")
+		return cmdline.Usagef("site needs -o DIR, e.g. fp8lab site -o dist")
 	}
 	if err := checkExportDir(*out); err != nil {
 		return err
