@@ -17,14 +17,18 @@
 //     markers.
 //   - scale.go, ticks.go: data-to-pixel scales (linear, log2, log10, band) and
 //     "nice" tick generation and formatting.
-//   - axes.go, series.go, marks.go, heatmap.go, image.go, legend.go: an
-//     [Axes] helper that draws the frame, grid, ticks and labels, and the plot
-//     types drawn inside it.
+//   - axes.go, series.go, marks.go, heatmap.go, colorbar.go, image.go,
+//     legend.go: an [Axes] helper that draws the frame, grid, ticks and
+//     labels, and the plot types drawn inside it and beside it.
 //   - layout.go: splitting a canvas into panels.
 //
 // Clipping works through sub-images: every primitive draws only inside
 // dst.Bounds(), so drawing into dst.SubImage(r) clips to r. [Axes.Clip] gives
 // the sub-image of the plot area.
+//
+// Each plot type has an example (example_test.go) whose picture is kept in
+// testdata/ and checked by TestExampleGoldens; regenerate the pictures with
+// go test -run TestExampleGoldens -update.
 //
 // Colours are color.RGBA values, which are alpha-premultiplied; use
 // [WithAlpha] to make a translucent colour from an opaque one.
