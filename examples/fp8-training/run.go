@@ -93,7 +93,7 @@ func run(w io.Writer, o options) ([]curve, error) {
 		return nil, err
 	}
 	if o.PNG != "" {
-		if err := plot(o.PNG, curves); err != nil {
+		if err := plotCurves(o.PNG, curves); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(w, "\nwrote %s\n", o.PNG)
@@ -101,8 +101,8 @@ func run(w io.Writer, o options) ([]curve, error) {
 	return curves, nil
 }
 
-// plot draws the loss curves into a 1280×720 PNG.
-func plot(path string, curves []curve) (err error) {
+// plotCurves draws the loss curves into a 1280×720 PNG.
+func plotCurves(path string, curves []curve) (err error) {
 	maxLoss := 0.0
 	for _, c := range curves {
 		for _, l := range c.Loss {
