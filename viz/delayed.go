@@ -8,7 +8,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/scaling"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func init() { register("delayed", newDelayed) }
@@ -28,7 +28,7 @@ type delayedScene struct {
 	key   string
 	steps []scaling.DelayedStep
 	f     *fp8.Format
-	axes  []*draw.Axes // of the last render, for clicks
+	axes  []*plot.Axes // of the last render, for clicks
 	size  image.Point
 }
 
@@ -158,7 +158,7 @@ func (s *delayedScene) Click(x, y, w, h int) bool {
 // Render implements Scene.
 func (s *delayedScene) Render(dst *image.RGBA) error {
 	st, body, err := begin(dst, "Delayed scaling timeline",
-		fmt.Sprintf("scale = (%s max ÷ amax) ÷ 2%s, amax = %s of the last %s steps' amaxes", s.f.Name(), draw.Superscript(s.ps.int("margin")), s.ps.str("algo"), s.ps.str("history")))
+		fmt.Sprintf("scale = (%s max ÷ amax) ÷ 2%s, amax = %s of the last %s steps' amaxes", s.f.Name(), plot.Superscript(s.ps.int("margin")), s.ps.str("algo"), s.ps.str("history")))
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 		errorPanel(dst, body, st, err.Error())
 		return nil
 	}
-	rows, err := draw.SplitRows(body, st.px(10), 1.25, 1, 1)
+	rows, err := plot.SplitRows(body, st.px(10), 1.25, 1, 1)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 			ox, oy = append(ox, x[i]), append(oy, p.Amax)
 		}
 	}
-	xs, err := draw.NewLinear(0, float64(n-1))
+	xs, err := plot.NewLinear(0, float64(n-1))
 	if err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	ySQ, err := draw.NewLinear(math.Min(0, math.Floor(minFinite(append(append([]float64{}, sq...), csq...))/10)*10), 45)
+	ySQ, err := plot.NewLinear(math.Min(0, math.Floor(minFinite(append(append([]float64{}, sq...), csq...))/10)*10), 45)
 	if err != nil {
 		return err
 	}
@@ -207,18 +207,18 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 	xlabel := "training step"
 	if body.Dy() < st.px(480) {
 		titles, xlabel = []string{"", "", ""}, ""
-		if rows, err = draw.SplitRows(body, st.px(4), 1.1, 1, 1.3); err != nil {
+		if rows, err = plot.SplitRows(body, st.px(4), 1.1, 1, 1.3); err != nil {
 			return err
 		}
 	}
 	axes, err := alignedAxes(rows,
-		func(r image.Rectangle) (*draw.Axes, error) {
+		func(r image.Rectangle) (*plot.Axes, error) {
 			return st.axes(r, xs, yAmax, titles[0], "", "magnitude")
 		},
-		func(r image.Rectangle) (*draw.Axes, error) {
+		func(r image.Rectangle) (*plot.Axes, error) {
 			return st.axes(r, xs, yScale, titles[1], "", "scale")
 		},
-		func(r image.Rectangle) (*draw.Axes, error) {
+		func(r image.Rectangle) (*plot.Axes, error) {
 			return st.axes(r, xs, ySQ, titles[2], xlabel, "SQNR (dB)")
 		})
 	if err != nil {
@@ -229,49 +229,49 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 		ax.Draw(dst)
 		for _, p := range s.steps {
 			if p.Overflow > 0 {
-				ax.VBand(dst, float64(p.Step)-0.5, float64(p.Step)+0.5, draw.WithAlpha(draw.Vermillion, 0x40), "")
+				ax.VBand(dst, float64(p.Step)-0.5, float64(p.Step)+0.5, plot.WithAlpha(plot.Vermillion, 0x40), "")
 			}
 		}
 	}
-	thin := draw.LineStyle{Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}}
-	if err := axes[0].Step(dst, x, top, draw.StepMid, draw.LineStyle{Color: draw.Blue, Width: st.pxf(2.5)}); err != nil {
+	thin := plot.LineStyle{Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}}
+	if err := axes[0].Step(dst, x, top, plot.StepMid, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2.5)}); err != nil {
 		return err
 	}
-	if err := axes[0].Line(dst, x, amax, draw.LineStyle{Color: draw.ReddishPurple, Width: st.pxf(1.5), Marker: draw.MarkerCircle, MarkerSize: st.pxf(4)}); err != nil {
+	if err := axes[0].Line(dst, x, amax, plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(1.5), Marker: plot.MarkerCircle, MarkerSize: st.pxf(4)}); err != nil {
 		return err
 	}
 	if len(ox) > 0 {
-		if err := axes[0].Scatter(dst, ox, oy, draw.MarkerStyle{Shape: draw.MarkerTriangleUp, Size: st.pxf(12), Color: draw.Vermillion}); err != nil {
+		if err := axes[0].Scatter(dst, ox, oy, plot.MarkerStyle{Shape: plot.MarkerTriangleUp, Size: st.pxf(12), Color: plot.Vermillion}); err != nil {
 			return err
 		}
 	}
 	if err := axes[1].Line(dst, x, cur, thin); err != nil {
 		return err
 	}
-	if err := axes[1].Step(dst, x, scale, draw.StepMid, draw.LineStyle{Color: draw.Blue, Width: st.pxf(2.5)}); err != nil {
+	if err := axes[1].Step(dst, x, scale, plot.StepMid, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2.5)}); err != nil {
 		return err
 	}
 	if err := axes[2].Line(dst, x, csq, thin); err != nil {
 		return err
 	}
-	if err := axes[2].Line(dst, x, sq, draw.LineStyle{Color: draw.Blue, Width: st.pxf(2)}); err != nil {
+	if err := axes[2].Line(dst, x, sq, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2)}); err != nil {
 		return err
 	}
-	if _, err := axes[0].Legend(dst, draw.TopLeft, []draw.LegendEntry{
-		{Label: "amax of the step", Color: draw.ReddishPurple, Width: st.pxf(1.5), Marker: draw.MarkerCircle},
-		{Label: "max ÷ scale: above it values clip", Color: draw.Blue, Width: st.pxf(2.5)},
-		{Label: "overflow", Color: draw.Vermillion, Kind: draw.LegendMarker, Marker: draw.MarkerTriangleUp},
+	if _, err := axes[0].Legend(dst, plot.TopLeft, []plot.LegendEntry{
+		{Label: "amax of the step", Color: plot.ReddishPurple, Width: st.pxf(1.5), Marker: plot.MarkerCircle},
+		{Label: "max ÷ scale: above it values clip", Color: plot.Blue, Width: st.pxf(2.5)},
+		{Label: "overflow", Color: plot.Vermillion, Kind: plot.LegendMarker, Marker: plot.MarkerTriangleUp},
 	}); err != nil {
 		return err
 	}
-	if _, err := axes[1].Legend(dst, draw.TopRight, []draw.LegendEntry{
-		{Label: "delayed", Color: draw.Blue, Width: st.pxf(2.5)},
+	if _, err := axes[1].Legend(dst, plot.TopRight, []plot.LegendEntry{
+		{Label: "delayed", Color: plot.Blue, Width: st.pxf(2.5)},
 		{Label: "current", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
 	}); err != nil {
 		return err
 	}
-	_, err = axes[2].Legend(dst, draw.BottomRight, []draw.LegendEntry{
-		{Label: "delayed", Color: draw.Blue, Width: st.pxf(2)},
+	_, err = axes[2].Legend(dst, plot.BottomRight, []plot.LegendEntry{
+		{Label: "delayed", Color: plot.Blue, Width: st.pxf(2)},
 		{Label: "current", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
 	})
 	return err
@@ -279,7 +279,7 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 
 // log2Span returns a log2 scale over whole binades covering the positive
 // finite values of the slices, with a binade of room above for legends.
-func log2Span(series ...[]float64) (draw.LogScale, error) {
+func log2Span(series ...[]float64) (plot.LogScale, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range series {
 		for _, v := range s {
@@ -291,5 +291,5 @@ func log2Span(series ...[]float64) (draw.LogScale, error) {
 	if math.IsInf(lo, 0) {
 		lo, hi = 1, 2
 	}
-	return draw.NewLog2(math.Exp2(math.Floor(math.Log2(lo))), math.Exp2(math.Ceil(math.Log2(hi))+2))
+	return plot.NewLog2(math.Exp2(math.Floor(math.Log2(lo))), math.Exp2(math.Ceil(math.Log2(hi))+2))
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func init() { register("dither", newDither) }
@@ -274,11 +274,11 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	cols, err := draw.SplitColumns(body, st.px(24), 1.85, 1)
+	cols, err := plot.SplitColumns(body, st.px(24), 1.85, 1)
 	if err != nil {
 		return err
 	}
-	cells, err := draw.GridCells(cols[0], 2, 3, st.px(10))
+	cells, err := plot.GridCells(cols[0], 2, 3, st.px(10))
 	if err != nil {
 		return err
 	}
@@ -295,7 +295,7 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if err := s.drawImages(dst, st, cells); err != nil {
 		return err
 	}
-	right, err := draw.SplitRows(cols[1], st.px(14), 1, 1)
+	right, err := plot.SplitRows(cols[1], st.px(14), 1, 1)
 	if err != nil {
 		return err
 	}
@@ -323,7 +323,7 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 	th.TickSize = 14 * st.s
 	th.MutedText = th.Foreground
 	for i, p := range panels {
-		if _, err := draw.DrawImagePanel(dst, cells[i], p.g.Pix(), p.g.Width(), p.g.Height(), draw.ImageStyle{Caption: p.caption, Theme: &th}); err != nil {
+		if _, err := plot.DrawImagePanel(dst, cells[i], p.g.Pix(), p.g.Width(), p.g.Height(), plot.ImageStyle{Caption: p.caption, Theme: &th}); err != nil {
 			return err
 		}
 	}
@@ -334,7 +334,7 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 // beside the flat lines of the deterministic methods.
 func (s *ditherScene) drawPSNR(dst *image.RGBA, st style, r image.Rectangle) error {
 	n := s.ps.int("frames")
-	xs, err := draw.NewLog2(1, ditherMaxFrames)
+	xs, err := plot.NewLog2(1, ditherMaxFrames)
 	if err != nil {
 		return err
 	}
@@ -343,7 +343,7 @@ func (s *ditherScene) drawPSNR(dst *image.RGBA, st style, r image.Rectangle) err
 		hi = math.Max(hi, p)
 	}
 	lo := math.Min(s.pNearest, s.psnr[0])
-	ys, err := draw.NewLinear(math.Floor(lo/5)*5, math.Ceil((hi+2)/5)*5)
+	ys, err := plot.NewLinear(math.Floor(lo/5)*5, math.Ceil((hi+2)/5)*5)
 	if err != nil {
 		return err
 	}
@@ -353,15 +353,15 @@ func (s *ditherScene) drawPSNR(dst *image.RGBA, st style, r image.Rectangle) err
 	}
 	ax.Draw(dst)
 	flat := func(v float64, c color.RGBA, dash []float64) error {
-		return ax.Line(dst, []float64{1, ditherMaxFrames}, []float64{v, v}, draw.LineStyle{Color: c, Width: st.pxf(2), Dash: dash})
+		return ax.Line(dst, []float64{1, ditherMaxFrames}, []float64{v, v}, plot.LineStyle{Color: c, Width: st.pxf(2), Dash: dash})
 	}
-	if err := flat(s.pNearest, draw.Vermillion, nil); err != nil {
+	if err := flat(s.pNearest, plot.Vermillion, nil); err != nil {
 		return err
 	}
-	if err := flat(s.pBayer, draw.BluishGreen, []float64{st.pxf(6), st.pxf(4)}); err != nil {
+	if err := flat(s.pBayer, plot.BluishGreen, []float64{st.pxf(6), st.pxf(4)}); err != nil {
 		return err
 	}
-	if err := flat(s.pFS, draw.ReddishPurple, []float64{st.pxf(2), st.pxf(3)}); err != nil {
+	if err := flat(s.pFS, plot.ReddishPurple, []float64{st.pxf(2), st.pxf(3)}); err != nil {
 		return err
 	}
 	k := min(n, len(s.psnr))
@@ -369,16 +369,16 @@ func (s *ditherScene) drawPSNR(dst *image.RGBA, st style, r image.Rectangle) err
 	for i := 0; i < k; i++ {
 		xsd[i], ysd[i] = float64(i+1), s.psnr[i]
 	}
-	if err := ax.Line(dst, xsd, ysd, draw.LineStyle{Color: draw.Blue, Width: st.pxf(2.5)}); err != nil {
+	if err := ax.Line(dst, xsd, ysd, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2.5)}); err != nil {
 		return err
 	}
 	p := ax.Map(float64(n), s.psnr[n-1])
-	draw.FillCircle(ax.Clip(dst), p.X, p.Y, st.pxf(5), draw.Blue)
-	_, err = ax.Legend(dst, draw.TopLeft, []draw.LegendEntry{
-		{Label: "mean of N stochastic frames", Color: draw.Blue, Width: st.pxf(2.5)},
-		{Label: "nearest", Color: draw.Vermillion, Width: st.pxf(2)},
-		{Label: "Bayer", Color: draw.BluishGreen, Width: st.pxf(2), Dash: []float64{st.pxf(6), st.pxf(4)}},
-		{Label: "Floyd–Steinberg", Color: draw.ReddishPurple, Width: st.pxf(2), Dash: []float64{st.pxf(2), st.pxf(3)}},
+	plot.FillCircle(ax.Clip(dst), p.X, p.Y, st.pxf(5), plot.Blue)
+	_, err = ax.Legend(dst, plot.TopLeft, []plot.LegendEntry{
+		{Label: "mean of N stochastic frames", Color: plot.Blue, Width: st.pxf(2.5)},
+		{Label: "nearest", Color: plot.Vermillion, Width: st.pxf(2)},
+		{Label: "Bayer", Color: plot.BluishGreen, Width: st.pxf(2), Dash: []float64{st.pxf(6), st.pxf(4)}},
+		{Label: "Floyd–Steinberg", Color: plot.ReddishPurple, Width: st.pxf(2), Dash: []float64{st.pxf(2), st.pxf(3)}},
 	})
 	return err
 }
@@ -402,32 +402,32 @@ func (s *ditherScene) drawTiny(dst *image.RGBA, st style, r image.Rectangle) err
 	if pad == 0 {
 		pad = 0.01
 	}
-	xs, err := draw.NewLinear(0, float64(len(steps)-1))
+	xs, err := plot.NewLinear(0, float64(len(steps)-1))
 	if err != nil {
 		return err
 	}
-	ys, err := draw.NewLinear(lo-pad, hi+pad*2.5)
+	ys, err := plot.NewLinear(lo-pad, hi+pad*2.5)
 	if err != nil {
 		return err
 	}
-	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Tiny updates: w += 2%s in %s", draw.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format")), "step", "w")
+	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Tiny updates: w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format")), "step", "w")
 	if err != nil {
 		return err
 	}
 	ax.Draw(dst)
-	if err := ax.Line(dst, steps, exact, draw.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}}); err != nil {
+	if err := ax.Line(dst, steps, exact, plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}}); err != nil {
 		return err
 	}
-	if err := ax.Step(dst, steps, near, draw.StepPost, draw.LineStyle{Color: draw.Vermillion, Width: st.pxf(2.5)}); err != nil {
+	if err := ax.Step(dst, steps, near, plot.StepPost, plot.LineStyle{Color: plot.Vermillion, Width: st.pxf(2.5)}); err != nil {
 		return err
 	}
-	if err := ax.Step(dst, steps, sto, draw.StepPost, draw.LineStyle{Color: draw.Blue, Width: st.pxf(2)}); err != nil {
+	if err := ax.Step(dst, steps, sto, plot.StepPost, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2)}); err != nil {
 		return err
 	}
-	_, err = ax.Legend(dst, draw.TopLeft, []draw.LegendEntry{
+	_, err = ax.Legend(dst, plot.TopLeft, []plot.LegendEntry{
 		{Label: "exact sum", Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}},
-		{Label: "round to nearest", Color: draw.Vermillion, Width: st.pxf(2.5)},
-		{Label: "stochastic rounding", Color: draw.Blue, Width: st.pxf(2)},
+		{Label: "round to nearest", Color: plot.Vermillion, Width: st.pxf(2.5)},
+		{Label: "stochastic rounding", Color: plot.Blue, Width: st.pxf(2)},
 	})
 	return err
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func init() { register("explorer", newExplorer) }
@@ -18,16 +18,16 @@ func init() { register("explorer", newExplorer) }
 // Colours of the bit fields and of the code classes, from the Okabe–Ito
 // palette so that they stay apart for colour-blind viewers.
 var (
-	signColor     = draw.Vermillion
-	exponentColor = draw.Blue
-	mantissaColor = draw.BluishGreen
+	signColor     = plot.Vermillion
+	exponentColor = plot.Blue
+	mantissaColor = plot.BluishGreen
 	classColors   = map[fp8.Class]color.RGBA{
-		fp8.ClassZero:      draw.Yellow,
-		fp8.ClassSubnormal: draw.SkyBlue,
-		fp8.ClassNormal:    draw.Hex(0xc6ddef),
-		fp8.ClassMax:       draw.Orange,
-		fp8.ClassInf:       draw.ReddishPurple,
-		fp8.ClassNaN:       draw.Hex(0x555555),
+		fp8.ClassZero:      plot.Yellow,
+		fp8.ClassSubnormal: plot.SkyBlue,
+		fp8.ClassNormal:    plot.Hex(0xc6ddef),
+		fp8.ClassMax:       plot.Orange,
+		fp8.ClassInf:       plot.ReddishPurple,
+		fp8.ClassNaN:       plot.Hex(0x555555),
 	}
 )
 
@@ -276,7 +276,7 @@ type explorerLayout struct {
 
 func (s *explorer) layout(st style, body image.Rectangle) explorerLayout {
 	var L explorerLayout
-	cols, err := draw.SplitColumns(body, st.px(28), 1.25, 1)
+	cols, err := plot.SplitColumns(body, st.px(28), 1.25, 1)
 	if err != nil {
 		return L
 	}

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func (s *explorer) drawBits(dst *image.RGBA, st style, L explorerLayout) {
@@ -21,24 +21,24 @@ func (s *explorer) drawBits(dst *image.RGBA, st style, L explorerLayout) {
 	c := s.code()
 	ci, _ := s.f.Describe(c)
 	n := s.f.Bits()
-	digit := st.text(0, draw.FontMono, draw.Hex(0xffffff))
+	digit := st.text(0, plot.FontMono, plot.Hex(0xffffff))
 	digit.Size = float64(L.bits[0].Dy()) * 0.55
-	digit.Align, digit.VAlign = draw.AlignCenter, draw.AlignMiddle
+	digit.Align, digit.VAlign = plot.AlignCenter, plot.AlignMiddle
 	for i, r := range L.bits {
 		bit := n - 1 - i
 		col := [3]color.RGBA{signColor, exponentColor, mantissaColor}[fieldOf(sp, bit)]
-		draw.FillRect(dst, r, col)
+		plot.FillRect(dst, r, col)
 		d := "0"
 		if c>>bit&1 == 1 {
 			d = "1"
 		}
-		draw.DrawText(dst, d, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, digit)
+		plot.DrawText(dst, d, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, digit)
 	}
 	// Field names above, decoded field values below.
-	label := st.text(15, draw.FontBold, color.RGBA{})
-	label.Align, label.VAlign = draw.AlignCenter, draw.AlignBottom
-	below := st.text(15, draw.FontRegular, color.RGBA{})
-	below.Align, below.VAlign = draw.AlignCenter, draw.AlignTop
+	label := st.text(15, plot.FontBold, color.RGBA{})
+	label.Align, label.VAlign = plot.AlignCenter, plot.AlignBottom
+	below := st.text(15, plot.FontRegular, color.RGBA{})
+	below.Align, below.VAlign = plot.AlignCenter, plot.AlignTop
 	span := func(field int) (image.Rectangle, bool) {
 		var u image.Rectangle
 		ok := false
@@ -57,19 +57,19 @@ func (s *explorer) drawBits(dst *image.RGBA, st style, L explorerLayout) {
 		}
 		label.Color = [3]color.RGBA{signColor, exponentColor, mantissaColor}[field]
 		cx := float64(r.Min.X+r.Max.X) / 2
-		draw.DrawText(dst, name, cx, float64(r.Min.Y-st.px(6)), label)
+		plot.DrawText(dst, name, cx, float64(r.Min.Y-st.px(6)), label)
 		var txt string
 		switch field {
 		case 0:
 			txt = "+"
 			if ci.Sign == 1 {
-				txt = draw.Minus
+				txt = plot.Minus
 			}
 		case 1:
 			if ci.Exponent == 0 && sp.Specials != fp8.ExponentOnly {
-				txt = fmt.Sprintf("0 → subnormal, 2%s", draw.Superscript(ci.Power))
+				txt = fmt.Sprintf("0 → subnormal, 2%s", plot.Superscript(ci.Power))
 			} else {
-				txt = fmt.Sprintf("%d %s %d = %d", ci.Exponent, draw.Minus, bias, ci.Exponent-bias)
+				txt = fmt.Sprintf("%d %s %d = %d", ci.Exponent, plot.Minus, bias, ci.Exponent-bias)
 			}
 		case 2:
 			lead := "1"
@@ -78,7 +78,7 @@ func (s *explorer) drawBits(dst *image.RGBA, st style, L explorerLayout) {
 			}
 			txt = fmt.Sprintf("%s + %d/%d", lead, ci.Mantissa, 1<<sp.ManBits)
 		}
-		draw.DrawText(dst, txt, cx, float64(r.Max.Y+st.px(6)), below)
+		plot.DrawText(dst, txt, cx, float64(r.Max.Y+st.px(6)), below)
 	}
 }
 
@@ -86,13 +86,13 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 	c := s.code()
 	ci, _ := s.f.Describe(c)
 	x, y := r.Min.X, r.Min.Y
-	big := st.text(40, draw.FontBold, color.RGBA{})
-	big.VAlign = draw.AlignTop
-	vb := draw.DrawText(dst, fullValue(ci.Value), float64(x), float64(y), big)
+	big := st.text(40, plot.FontBold, color.RGBA{})
+	big.VAlign = plot.AlignTop
+	vb := plot.DrawText(dst, fullValue(ci.Value), float64(x), float64(y), big)
 	formula := st.body()
-	formula.VAlign = draw.AlignMiddle
+	formula.VAlign = plot.AlignMiddle
 	formula.Color = st.th.MutedText
-	draw.DrawText(dst, "= "+s.formula(ci), float64(vb.Max.X+st.px(14)), float64(vb.Min.Y+vb.Max.Y)/2, formula)
+	plot.DrawText(dst, "= "+s.formula(ci), float64(vb.Max.X+st.px(14)), float64(vb.Min.Y+vb.Max.Y)/2, formula)
 	lo, hi := neighbours(s.f, c)
 	nb := func(n neighbour) string {
 		if !n.ok {
@@ -112,13 +112,13 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 	ex := s.explain
 	if ex == nil {
 		hint := st.muted()
-		hint.VAlign = draw.AlignTop
-		draw.DrawText(dst, "Type a number in “Round a number” to see where it rounds.", float64(x), float64(y+st.px(8)), hint)
+		hint.VAlign = plot.AlignTop
+		plot.DrawText(dst, "Type a number in “Round a number” to see where it rounds.", float64(x), float64(y+st.px(8)), hint)
 		return
 	}
 	box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+st.px(66)))
-	draw.FillRect(dst, box, draw.WithAlpha(draw.Orange, 0x30))
-	draw.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, draw.Orange)
+	plot.FillRect(dst, box, plot.WithAlpha(plot.Orange, 0x30))
+	plot.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, plot.Orange)
 	head := fmt.Sprintf("x = %s  →  %s  (0x%02X, %s)", ex.Input, fullValue(ex.Result.Value), ex.Result.Code, ex.Mode)
 	errLine := fmt.Sprintf("between %s and %s  ·  error %s (%s)", fullValue(ex.Lower), fullValue(ex.Upper), short(float64(ex.AbsError)), relText(float64(ex.RelError)))
 	switch {
@@ -141,7 +141,7 @@ func fullValue(n fp8.Number) string {
 	case math.IsInf(v, 1):
 		return "+∞"
 	case math.IsInf(v, -1):
-		return draw.Minus + "∞"
+		return plot.Minus + "∞"
 	}
 	s := n.String()
 	if strings.ContainsAny(s, "eE") && !math.IsNaN(v) && v != 0 {
@@ -153,7 +153,7 @@ func fullValue(n fp8.Number) string {
 		}
 		return s
 	}
-	return strings.Replace(s, "-", draw.Minus, 1)
+	return strings.Replace(s, "-", plot.Minus, 1)
 }
 
 func relText(r float64) string {
@@ -175,7 +175,7 @@ func (s *explorer) formula(ci fp8.CodeInfo) string {
 	}
 	sg := "+"
 	if ci.Sign == 1 {
-		sg = draw.Minus
+		sg = plot.Minus
 	}
 	frac := float64(ci.Mantissa) / float64(int(1)<<sp.ManBits)
 	lead := 1.0
@@ -196,8 +196,8 @@ func (s *explorer) drawNumberLine(dst *image.RGBA, st style, r image.Rectangle) 
 	v := s.f.Decode(c)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		ts := st.muted()
-		ts.VAlign = draw.AlignTop
-		draw.DrawText(dst, "NaN and ∞ have no place on the number line.", float64(r.Min.X), float64(r.Min.Y+st.px(20)), ts)
+		ts.VAlign = plot.AlignTop
+		plot.DrawText(dst, "NaN and ∞ have no place on the number line.", float64(r.Min.X), float64(r.Min.Y+st.px(20)), ts)
 		return
 	}
 	vals := finiteValues(s.f)
@@ -214,9 +214,9 @@ func (s *explorer) drawNumberLine(dst *image.RGBA, st style, r image.Rectangle) 
 	if pad == 0 {
 		pad = 1
 	}
-	var ticks []draw.Tick
+	var ticks []plot.Tick
 	for _, t := range vals[lo : hi+1] {
-		ticks = append(ticks, draw.Tick{Value: t, Label: short(t)})
+		ticks = append(ticks, plot.Tick{Value: t, Label: short(t)})
 	}
 	xs, err := newTickScale(a-pad, b+pad, ticks)
 	if err != nil {
@@ -224,7 +224,7 @@ func (s *explorer) drawNumberLine(dst *image.RGBA, st style, r image.Rectangle) 
 	}
 	ys, _ := newTickScale(0, 1, nil)
 	th := st.th
-	ax, err := draw.NewAxes(r, xs, ys, draw.AxesOptions{Title: "Where it lies: neighbouring values", Theme: &th, HideYGrid: true})
+	ax, err := plot.NewAxes(r, xs, ys, plot.AxesOptions{Title: "Where it lies: neighbouring values", Theme: &th, HideYGrid: true})
 	if err != nil {
 		return
 	}
@@ -232,32 +232,32 @@ func (s *explorer) drawNumberLine(dst *image.RGBA, st style, r image.Rectangle) 
 	clip := ax.Clip(dst)
 	mid := float64(ax.Plot.Min.Y+ax.Plot.Max.Y) / 2
 	x0, x1 := float64(ax.Plot.Min.X), float64(ax.Plot.Max.X)
-	draw.Line(clip, x0, mid, x1, mid, st.pxf(2), st.th.Frame)
+	plot.Line(clip, x0, mid, x1, mid, st.pxf(2), st.th.Frame)
 	for _, t := range vals[lo : hi+1] {
 		p := ax.X.Map(t)
-		draw.Line(clip, p, mid-st.pxf(10), p, mid+st.pxf(10), st.pxf(2), st.th.Frame)
+		plot.Line(clip, p, mid-st.pxf(10), p, mid+st.pxf(10), st.pxf(2), st.th.Frame)
 	}
 	p := ax.X.Map(v)
-	draw.FillCircle(clip, p, mid, st.pxf(9), exponentColor)
+	plot.FillCircle(clip, p, mid, st.pxf(9), exponentColor)
 	if hasX {
 		px := ax.X.Map(x)
 		top := float64(ax.Plot.Min.Y) + st.pxf(8)
-		draw.FillPolygon(clip, []draw.Point{{X: px, Y: mid - st.pxf(14)}, {X: px - st.pxf(7), Y: mid - st.pxf(26)}, {X: px + st.pxf(7), Y: mid - st.pxf(26)}}, draw.Vermillion)
-		lab := st.text(15, draw.FontBold, draw.Vermillion)
-		lab.Align, lab.VAlign = draw.AlignCenter, draw.AlignTop
+		plot.FillPolygon(clip, []plot.Point{{X: px, Y: mid - st.pxf(14)}, {X: px - st.pxf(7), Y: mid - st.pxf(26)}, {X: px + st.pxf(7), Y: mid - st.pxf(26)}}, plot.Vermillion)
+		lab := st.text(15, plot.FontBold, plot.Vermillion)
+		lab.Align, lab.VAlign = plot.AlignCenter, plot.AlignTop
 		if px > x1-st.pxf(60) {
-			lab.Align = draw.AlignRight
+			lab.Align = plot.AlignRight
 		} else if px < x0+st.pxf(60) {
-			lab.Align = draw.AlignLeft
+			lab.Align = plot.AlignLeft
 		}
-		draw.DrawText(clip, "x = "+short(x), px, top, lab)
+		plot.DrawText(clip, "x = "+short(x), px, top, lab)
 		if px != p {
-			draw.Line(clip, px, mid+st.pxf(16), p, mid+st.pxf(16), st.pxf(2), draw.Vermillion)
+			plot.Line(clip, px, mid+st.pxf(16), p, mid+st.pxf(16), st.pxf(2), plot.Vermillion)
 			dir := 1.0
 			if p < px {
 				dir = -1
 			}
-			draw.FillPolygon(clip, []draw.Point{{X: p, Y: mid + st.pxf(16)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(11)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(21)}}, draw.Vermillion)
+			plot.FillPolygon(clip, []plot.Point{{X: p, Y: mid + st.pxf(16)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(11)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(21)}}, plot.Vermillion)
 		}
 	}
 }
@@ -286,27 +286,27 @@ func (s *explorer) drawGrid(dst *image.RGBA, st style, L explorerLayout) {
 	first, last := L.grid[0], L.grid[nc-1]
 	area := first.Union(last)
 	head := st.heading()
-	head.Align, head.VAlign = draw.AlignCenter, draw.AlignBottom
-	draw.DrawText(dst, fmt.Sprintf("All %d codes, coloured by class", nc), float64(area.Min.X+area.Max.X)/2, float64(area.Min.Y-st.px(26)), head)
-	lab := st.text(14, draw.FontMono, st.th.MutedText)
-	lab.Align, lab.VAlign = draw.AlignCenter, draw.AlignBottom
+	head.Align, head.VAlign = plot.AlignCenter, plot.AlignBottom
+	plot.DrawText(dst, fmt.Sprintf("All %d codes, coloured by class", nc), float64(area.Min.X+area.Max.X)/2, float64(area.Min.Y-st.px(26)), head)
+	lab := st.text(14, plot.FontMono, st.th.MutedText)
+	lab.Align, lab.VAlign = plot.AlignCenter, plot.AlignBottom
 	for k := 0; k < gc; k++ {
 		r := L.grid[k]
-		draw.DrawText(dst, fmt.Sprintf("+%X", k), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y-st.px(4)), lab)
+		plot.DrawText(dst, fmt.Sprintf("+%X", k), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y-st.px(4)), lab)
 	}
-	lab.Align, lab.VAlign = draw.AlignRight, draw.AlignMiddle
+	lab.Align, lab.VAlign = plot.AlignRight, plot.AlignMiddle
 	for row := 0; row < nc/gc; row++ {
 		r := L.grid[row*gc]
-		draw.DrawText(dst, fmt.Sprintf("0x%02X", row*gc), float64(r.Min.X-st.px(6)), float64(r.Min.Y+r.Max.Y)/2, lab)
+		plot.DrawText(dst, fmt.Sprintf("0x%02X", row*gc), float64(r.Min.X-st.px(6)), float64(r.Min.Y+r.Max.Y)/2, lab)
 	}
 	counts := map[fp8.Class]int{}
 	gap := max(1, st.px(2))
 	// Values go inside the cells only when every one of them fits.
-	vs := st.text(13, draw.FontRegular, color.RGBA{})
-	vs.Align, vs.VAlign = draw.AlignCenter, draw.AlignMiddle
+	vs := st.text(13, plot.FontRegular, color.RGBA{})
+	vs.Align, vs.VAlign = plot.AlignCenter, plot.AlignMiddle
 	fits := true
 	for c := 0; c < nc; c++ {
-		if draw.MeasureText(cellLabel(s.f.Decode(uint8(c))), vs).Width > first.Dx()-2*gap-st.px(4) {
+		if plot.MeasureText(cellLabel(s.f.Decode(uint8(c))), vs).Width > first.Dx()-2*gap-st.px(4) {
 			fits = false
 			break
 		}
@@ -316,27 +316,27 @@ func (s *explorer) drawGrid(dst *image.RGBA, st style, L explorerLayout) {
 		counts[ci.Class]++
 		r := L.grid[c]
 		inner := image.Rect(r.Min.X+gap/2, r.Min.Y+gap/2, r.Max.X-(gap+1)/2, r.Max.Y-(gap+1)/2)
-		draw.FillRect(dst, inner, classColors[ci.Class])
+		plot.FillRect(dst, inner, classColors[ci.Class])
 		if fits {
 			vs.Color = st.th.Foreground
 			if ci.Class == fp8.ClassNaN || ci.Class == fp8.ClassInf {
-				vs.Color = draw.Hex(0xffffff)
+				vs.Color = plot.Hex(0xffffff)
 			}
-			draw.DrawText(dst, cellLabel(float64(ci.Value)), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, vs)
+			plot.DrawText(dst, cellLabel(float64(ci.Value)), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, vs)
 		}
 	}
 	sel := L.grid[s.code()]
 	o := max(2, st.px(3))
-	draw.StrokeRect(dst, draw.Inset(sel, -o), o, st.th.Foreground)
-	draw.StrokeRect(dst, sel, 1, draw.Hex(0xffffff))
-	var entries []draw.LegendEntry
+	plot.StrokeRect(dst, plot.Inset(sel, -o), o, st.th.Foreground)
+	plot.StrokeRect(dst, sel, 1, plot.Hex(0xffffff))
+	var entries []plot.LegendEntry
 	for _, cl := range []fp8.Class{fp8.ClassZero, fp8.ClassSubnormal, fp8.ClassNormal, fp8.ClassMax, fp8.ClassInf, fp8.ClassNaN} {
 		if counts[cl] > 0 {
-			entries = append(entries, draw.LegendEntry{Label: fmt.Sprintf("%s %d", className(cl), counts[cl]), Color: classColors[cl], Kind: draw.LegendSwatch})
+			entries = append(entries, plot.LegendEntry{Label: fmt.Sprintf("%s %d", className(cl), counts[cl]), Color: classColors[cl], Kind: plot.LegendSwatch})
 		}
 	}
-	ls := st.text(15, draw.FontRegular, color.RGBA{})
-	draw.DrawInlineLegend(dst, L.right.Min.X+st.px(8), area.Max.Y+st.px(12), L.right.Dx()-st.px(8), entries, ls, &st.th)
+	ls := st.text(15, plot.FontRegular, color.RGBA{})
+	plot.DrawInlineLegend(dst, L.right.Min.X+st.px(8), area.Max.Y+st.px(12), L.right.Dx()-st.px(8), entries, ls, &st.th)
 }
 
 // className is a class's name as the legend shows it.
@@ -358,5 +358,5 @@ func cellLabel(v float64) string {
 	case math.IsInf(v, 0):
 		return sign(v) + "∞"
 	}
-	return strings.Replace(strconv.FormatFloat(v, 'g', 3, 64), "-", draw.Minus, 1)
+	return strings.Replace(strconv.FormatFloat(v, 'g', 3, 64), "-", plot.Minus, 1)
 }

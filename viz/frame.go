@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"image"
 
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // The frame of every scene's picture: the size check, the cleared
@@ -27,23 +27,23 @@ func begin(dst *image.RGBA, title, subtitle string) (style, image.Rectangle, err
 	b := dst.Bounds()
 	st := newStyle(b.Dx(), b.Dy())
 	if b.Dx() < MinWidth || b.Dy() < MinHeight {
-		draw.FillRect(dst, b, st.th.Background)
+		plot.FillRect(dst, b, st.th.Background)
 		ts := st.muted()
-		ts.VAlign = draw.AlignTop
-		draw.DrawText(dst, fmt.Sprintf("needs %d×%d", MinWidth, MinHeight), float64(b.Min.X+4), float64(b.Min.Y+4), ts)
+		ts.VAlign = plot.AlignTop
+		plot.DrawText(dst, fmt.Sprintf("needs %d×%d", MinWidth, MinHeight), float64(b.Min.X+4), float64(b.Min.Y+4), ts)
 		return style{}, image.Rectangle{}, fmt.Errorf("viz: render: %dx%d is smaller than %dx%d", b.Dx(), b.Dy(), MinWidth, MinHeight)
 	}
-	draw.FillRect(dst, b, st.th.Background)
-	body := draw.DrawTitleBar(dst, b, title, subtitle, &st.th)
-	return st, draw.Insets{Top: st.px(8), Right: st.px(14), Bottom: st.px(10), Left: st.px(14)}.Apply(body), nil
+	plot.FillRect(dst, b, st.th.Background)
+	body := plot.DrawTitleBar(dst, b, title, subtitle, &st.th)
+	return st, plot.Insets{Top: st.px(8), Right: st.px(14), Bottom: st.px(10), Left: st.px(14)}.Apply(body), nil
 }
 
 // errorPanel writes an error message in r, for a part of a picture that
 // cannot be drawn with the current parameters.
 func errorPanel(dst *image.RGBA, r image.Rectangle, st style, msg string) {
-	draw.FillRect(dst, r, draw.Hex(0xf7f7f7))
-	draw.StrokeRect(dst, r, 1, st.th.Grid)
+	plot.FillRect(dst, r, plot.Hex(0xf7f7f7))
+	plot.StrokeRect(dst, r, 1, st.th.Grid)
 	ts := st.body()
-	ts.Color, ts.Align, ts.VAlign = draw.Vermillion, draw.AlignCenter, draw.AlignMiddle
-	draw.DrawText(dst, msg, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, ts)
+	ts.Color, ts.Align, ts.VAlign = plot.Vermillion, plot.AlignCenter, plot.AlignMiddle
+	plot.DrawText(dst, msg, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, ts)
 }

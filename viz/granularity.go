@@ -9,7 +9,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/scaling"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func init() { register("granularity", newGranularity) }
@@ -228,7 +228,7 @@ func (s *granularityScene) Facts() map[string]string {
 func (s *granularityScene) Render(dst *image.RGBA) error {
 	st, body, err := begin(dst, "Scaling granularity",
 		fmt.Sprintf("one %d×%d matrix with %s outlier rows and %s outlier columns (×2%s), quantized six ways", granSide, granSide,
-			s.ps.str("outlier_rows"), s.ps.str("outlier_cols"), draw.Superscript(s.ps.int("factor"))))
+			s.ps.str("outlier_rows"), s.ps.str("outlier_cols"), plot.Superscript(s.ps.int("factor"))))
 	if err != nil {
 		return err
 	}
@@ -236,7 +236,7 @@ func (s *granularityScene) Render(dst *image.RGBA) error {
 		errorPanel(dst, body, st, err.Error())
 		return nil
 	}
-	cols, err := draw.SplitColumns(body, st.px(22), 1, 4.2)
+	cols, err := plot.SplitColumns(body, st.px(22), 1, 4.2)
 	if err != nil {
 		return err
 	}
@@ -249,29 +249,29 @@ func (s *granularityScene) Render(dst *image.RGBA) error {
 // drawInput shows log2|x| of the matrix with its colour bar.
 func (s *granularityScene) drawInput(dst *image.RGBA, st style, r image.Rectangle) error {
 	head := st.heading()
-	head.VAlign = draw.AlignTop
-	hb := draw.DrawText(dst, "Input: log₂|x|", float64(r.Min.X), float64(r.Min.Y), head)
+	head.VAlign = plot.AlignTop
+	hb := plot.DrawText(dst, "Input: log₂|x|", float64(r.Min.X), float64(r.Min.Y), head)
 	side := min(r.Dx(), (r.Dy()-hb.Dy())/2)
 	hm := image.Rect(r.Min.X, hb.Max.Y+st.px(10), r.Min.X+side, hb.Max.Y+st.px(10)+side)
-	lo, hi, err := draw.ValueRange(s.logx)
+	lo, hi, err := plot.ValueRange(s.logx)
 	if err != nil {
 		return err
 	}
-	vs, err := draw.NewLinear(math.Floor(lo), math.Ceil(hi))
+	vs, err := plot.NewLinear(math.Floor(lo), math.Ceil(hi))
 	if err != nil {
 		return err
 	}
-	if err := draw.DrawHeatmap(dst, hm, s.logx, draw.HeatmapStyle{Map: draw.Viridis, Value: vs}); err != nil {
+	if err := plot.DrawHeatmap(dst, hm, s.logx, plot.HeatmapStyle{Map: plot.Viridis, Value: vs}); err != nil {
 		return err
 	}
-	draw.StrokeRect(dst, draw.Inset(hm, -1), 1, st.th.Frame)
+	plot.StrokeRect(dst, plot.Inset(hm, -1), 1, st.th.Frame)
 	cb := image.Rect(r.Min.X, hm.Max.Y+st.px(14), r.Max.X, hm.Max.Y+st.px(14)+st.px(18))
-	if err := hColorBar(dst, st, cb, draw.Viridis, vs, ""); err != nil {
+	if err := hColorBar(dst, st, cb, plot.Viridis, vs, ""); err != nil {
 		return err
 	}
 	lines := []string{
 		"Outlier rows and columns",
-		"are 2" + draw.Superscript(s.ps.int("factor")) + " times larger.",
+		"are 2" + plot.Superscript(s.ps.int("factor")) + " times larger.",
 		"Small values that share",
 		"a scale with an outlier",
 		"are rounded to zero.",
@@ -284,19 +284,19 @@ func (s *granularityScene) drawInput(dst *image.RGBA, st style, r image.Rectangl
 // 8×8 patch, with shared colour scales.
 func (s *granularityScene) drawCases(dst *image.RGBA, st style, r image.Rectangle) error {
 	n := len(s.cases)
-	cols, err := draw.SplitColumns(r, st.px(14), repeatWeights(n)...)
+	cols, err := plot.SplitColumns(r, st.px(14), repeatWeights(n)...)
 	if err != nil {
 		return err
 	}
 	side := cols[0].Dx()
-	head := st.text(15, draw.FontBold, st.th.Foreground)
-	head.Align, head.VAlign = draw.AlignCenter, draw.AlignTop
-	headH := 2*draw.MeasureText("Xg", head).Height() + st.px(4)
+	head := st.text(15, plot.FontBold, st.th.Foreground)
+	head.Align, head.VAlign = plot.AlignCenter, plot.AlignTop
+	headH := 2*plot.MeasureText("Xg", head).Height() + st.px(4)
 	cbH := st.px(18)
-	statsH := 3*draw.MeasureText("Xg", st.muted()).Height() + st.px(10)
+	statsH := 3*plot.MeasureText("Xg", st.muted()).Height() + st.px(10)
 	label := st.muted()
-	label.VAlign = draw.AlignTop
-	labH := draw.MeasureText("Xg", label).Height() + st.px(4)
+	label.VAlign = plot.AlignTop
+	labH := plot.MeasureText("Xg", label).Height() + st.px(4)
 	avail := r.Dy() - headH - 2*labH - 2*cbH - st.px(60) - statsH
 	side = min(side, avail/2)
 	y0 := r.Min.Y + headH + labH
@@ -310,84 +310,84 @@ func (s *granularityScene) drawCases(dst *image.RGBA, st style, r image.Rectangl
 	// Shared colour scales: decode scales over all cases, SQNR 0..50 dB.
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range s.cases {
-		if a, b, err := draw.ValueRange(c.scale); err == nil {
+		if a, b, err := plot.ValueRange(c.scale); err == nil {
 			lo, hi = math.Min(lo, a), math.Max(hi, b)
 		}
 	}
 	if lo == hi || math.IsInf(lo, 0) {
 		lo, hi = lo-1, lo+1
 	}
-	scaleV, err := draw.NewLinear(math.Floor(lo), math.Ceil(hi))
+	scaleV, err := plot.NewLinear(math.Floor(lo), math.Ceil(hi))
 	if err != nil {
 		return err
 	}
-	sqV, err := draw.NewLinear(0, 50)
+	sqV, err := plot.NewLinear(0, 50)
 	if err != nil {
 		return err
 	}
 	for i, c := range s.cases {
 		col := cols[i]
 		cx := float64(col.Min.X) + float64(side)/2
-		draw.DrawText(dst, c.name, cx, float64(r.Min.Y), fitText(c.name, head, side))
+		plot.DrawText(dst, c.name, cx, float64(r.Min.Y), fitText(c.name, head, side))
 		sub := st.muted()
-		sub.Align, sub.VAlign = draw.AlignCenter, draw.AlignTop
+		sub.Align, sub.VAlign = plot.AlignCenter, plot.AlignTop
 		detail := fmt.Sprintf("%d×%d scales", c.q.ScaleRows, c.q.ScaleCols)
 		if c.q.ScaleFormat != nil {
 			detail = fmt.Sprintf("%d×%d %s", c.q.ScaleRows, c.q.ScaleCols, c.q.ScaleFormat.Name())
 		}
-		draw.DrawText(dst, detail, cx, float64(r.Min.Y)+float64(headH)/2+st.pxf(2), fitText(detail, sub, side))
+		plot.DrawText(dst, detail, cx, float64(r.Min.Y)+float64(headH)/2+st.pxf(2), fitText(detail, sub, side))
 		sr := scaleR(col)
-		if err := draw.DrawHeatmap(dst, sr, c.scale, draw.HeatmapStyle{Map: draw.Viridis, Value: scaleV}); err != nil {
+		if err := plot.DrawHeatmap(dst, sr, c.scale, plot.HeatmapStyle{Map: plot.Viridis, Value: scaleV}); err != nil {
 			return err
 		}
-		draw.StrokeRect(dst, draw.Inset(sr, -1), 1, st.th.Frame)
+		plot.StrokeRect(dst, plot.Inset(sr, -1), 1, st.th.Frame)
 		er := errR(col)
 		patch := clampInf(c.patch, 50)
-		if err := draw.DrawHeatmap(dst, er, patch, draw.HeatmapStyle{Map: draw.Viridis, Value: sqV}); err != nil {
+		if err := plot.DrawHeatmap(dst, er, patch, plot.HeatmapStyle{Map: plot.Viridis, Value: sqV}); err != nil {
 			return err
 		}
-		draw.StrokeRect(dst, draw.Inset(er, -1), 1, st.th.Frame)
+		plot.StrokeRect(dst, plot.Inset(er, -1), 1, st.th.Frame)
 		lines := []string{
 			"SQNR " + dB(c.m.SQNR),
 			"worst row " + dB(c.m.Rows.Worst),
 			fmt.Sprintf("zeroed %s", percent(float64(c.m.Underflow)/float64(c.m.Elements))),
 		}
-		ts := fitText(lines[1], st.text(15, draw.FontRegular, st.th.Foreground), side)
-		y := textLines(dst, col.Min.X, er.Max.Y+st.px(10), lines[:1], fitText(lines[0], st.text(16, draw.FontBold, st.th.Foreground), side), st.px(4))
+		ts := fitText(lines[1], st.text(15, plot.FontRegular, st.th.Foreground), side)
+		y := textLines(dst, col.Min.X, er.Max.Y+st.px(10), lines[:1], fitText(lines[0], st.text(16, plot.FontBold, st.th.Foreground), side), st.px(4))
 		textLines(dst, col.Min.X, y, lines[1:], ts, st.px(3))
 	}
 	// Row labels and colour bars under the first row of maps.
 	sr0, er0 := scaleR(cols[0]), errR(cols[0])
-	draw.DrawText(dst, "Decode scale of each block (log₂)", float64(sr0.Min.X), float64(sr0.Min.Y-labH), label)
-	draw.DrawText(dst, fmt.Sprintf("SQNR of each %d×%d patch — dark = information lost", granPatch, granPatch), float64(er0.Min.X), float64(er0.Min.Y-labH), label)
+	plot.DrawText(dst, "Decode scale of each block (log₂)", float64(sr0.Min.X), float64(sr0.Min.Y-labH), label)
+	plot.DrawText(dst, fmt.Sprintf("SQNR of each %d×%d patch — dark = information lost", granPatch, granPatch), float64(er0.Min.X), float64(er0.Min.Y-labH), label)
 	w := min(r.Dx(), st.px(520))
-	if err := hColorBar(dst, st, image.Rect(r.Min.X, sr0.Max.Y+st.px(8), r.Min.X+w, sr0.Max.Y+st.px(8)+cbH), draw.Viridis, scaleV, "log₂ decode scale"); err != nil {
+	if err := hColorBar(dst, st, image.Rect(r.Min.X, sr0.Max.Y+st.px(8), r.Min.X+w, sr0.Max.Y+st.px(8)+cbH), plot.Viridis, scaleV, "log₂ decode scale"); err != nil {
 		return err
 	}
 	cb := image.Rect(r.Min.X, er0.Max.Y+statsH+st.px(16), r.Min.X+w, er0.Max.Y+statsH+st.px(16)+cbH)
-	if err := hColorBar(dst, st, cb, draw.Viridis, sqV, "patch SQNR (dB)"); err != nil {
+	if err := hColorBar(dst, st, cb, plot.Viridis, sqV, "patch SQNR (dB)"); err != nil {
 		return err
 	}
 	note := st.body()
-	note.VAlign = draw.AlignTop
+	note.VAlign = plot.AlignTop
 	y := cb.Max.Y + st.px(34)
 	lines := []string{"Whole-tensor SQNR is dominated by the outliers: compare the worst row."}
 	for _, c := range s.cases {
-		if _, _, err := draw.ValueRange(c.scale); err == nil && hasNaN(c.scale) {
+		if _, _, err := plot.ValueRange(c.scale); err == nil && hasNaN(c.scale) {
 			lines = append(lines, "Grey: a block scale rounded to zero (NVFP4's E4M3 scale underflowed), so the whole block is lost.")
 			break
 		}
 	}
-	if y+2*draw.MeasureText("Xg", note).Height() < r.Max.Y {
+	if y+2*plot.MeasureText("Xg", note).Height() < r.Max.Y {
 		textLines(dst, r.Min.X, y, lines, note, st.px(4))
 	}
 	return nil
 }
 
 // fitText shrinks ts, down to 70 % of its size, until s fits in width.
-func fitText(s string, ts draw.TextStyle, width int) draw.TextStyle {
+func fitText(s string, ts plot.TextStyle, width int) plot.TextStyle {
 	lo := ts.Size * 0.7
-	for ts.Size > lo && draw.MeasureText(s, ts).Width > width {
+	for ts.Size > lo && plot.MeasureText(s, ts).Width > width {
 		ts.Size *= 0.94
 	}
 	return ts
@@ -430,7 +430,7 @@ func clampInf(g [][]float64, top float64) [][]float64 {
 }
 
 // hColorBar draws a horizontal colour bar with the style's theme.
-func hColorBar(dst *image.RGBA, st style, r image.Rectangle, cm *draw.ColorMap, v draw.Scale, label string) error {
+func hColorBar(dst *image.RGBA, st style, r image.Rectangle, cm *plot.ColorMap, v plot.Scale, label string) error {
 	th := st.th
-	return draw.DrawColorBar(dst, r, draw.ColorBarStyle{Map: cm, Value: v, Label: label, Horizontal: true}, &th)
+	return plot.DrawColorBar(dst, r, plot.ColorBarStyle{Map: cm, Value: v, Label: label, Horizontal: true}, &th)
 }

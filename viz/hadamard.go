@@ -8,7 +8,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/scaling"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func init() { register("hadamard", newHadamard) }
@@ -252,11 +252,11 @@ func (s *hadamardScene) Render(dst *image.RGBA) error {
 		errorPanel(dst, body, st, err.Error())
 		return nil
 	}
-	cols, err := draw.SplitColumns(body, st.px(28), 1.15, 1)
+	cols, err := plot.SplitColumns(body, st.px(28), 1.15, 1)
 	if err != nil {
 		return err
 	}
-	left, err := draw.SplitRows(cols[0], st.px(16), 1, 1)
+	left, err := plot.SplitRows(cols[0], st.px(16), 1, 1)
 	if err != nil {
 		return err
 	}
@@ -271,7 +271,7 @@ func (s *hadamardScene) Render(dst *image.RGBA) error {
 	if err := s.drawHist(dst, st, left[1], s.after, fmt.Sprintf("After a %d-point Hadamard rotation", s.block), note); err != nil {
 		return err
 	}
-	right, err := draw.SplitRows(cols[1], st.px(16), 1, 1.1)
+	right, err := plot.SplitRows(cols[1], st.px(16), 1, 1.1)
 	if err != nil {
 		return err
 	}
@@ -285,7 +285,7 @@ func (s *hadamardScene) Render(dst *image.RGBA) error {
 // outliers stay visible beside thousands of ordinary values.
 func (s *hadamardScene) drawHist(dst *image.RGBA, st style, r image.Rectangle, h hist1D, title, note string) error {
 	lim := h.edges[len(h.edges)-1]
-	xs, err := draw.NewLinear(-lim, lim)
+	xs, err := plot.NewLinear(-lim, lim)
 	if err != nil {
 		return err
 	}
@@ -293,7 +293,7 @@ func (s *hadamardScene) drawHist(dst *image.RGBA, st style, r image.Rectangle, h
 	for _, c := range h.counts {
 		top = math.Max(top, c)
 	}
-	ys, err := draw.NewLog10(0.7, math.Pow(10, math.Ceil(math.Log10(top*3))))
+	ys, err := plot.NewLog10(0.7, math.Pow(10, math.Ceil(math.Log10(top*3))))
 	if err != nil {
 		return err
 	}
@@ -302,16 +302,16 @@ func (s *hadamardScene) drawHist(dst *image.RGBA, st style, r image.Rectangle, h
 		return err
 	}
 	ax.Draw(dst)
-	if err := ax.Histogram(dst, h.edges, h.counts, draw.BarStyle{Fill: draw.Blue}); err != nil {
+	if err := ax.Histogram(dst, h.edges, h.counts, plot.BarStyle{Fill: plot.Blue}); err != nil {
 		return err
 	}
-	mk := draw.LineStyle{Color: draw.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}}
+	mk := plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}}
 	ax.VMarker(dst, h.amax, "amax "+short(h.amax), mk)
 	ax.VMarker(dst, -h.amax, "", mk)
 	if note != "" {
 		ts := st.body()
-		ts.VAlign = draw.AlignTop
-		draw.DrawText(dst, note, float64(ax.Plot.Min.X+st.px(10)), float64(ax.Plot.Min.Y+st.px(8)), ts)
+		ts.VAlign = plot.AlignTop
+		plot.DrawText(dst, note, float64(ax.Plot.Min.X+st.px(10)), float64(ax.Plot.Min.Y+st.px(8)), ts)
 	}
 	return nil
 }
@@ -328,11 +328,11 @@ func (s *hadamardScene) drawSQNR(dst *image.RGBA, st style, r image.Rectangle) e
 			top = math.Max(top, v)
 		}
 	}
-	xs, err := draw.NewBand(groups)
+	xs, err := plot.NewBand(groups)
 	if err != nil {
 		return err
 	}
-	ys, err := draw.NewLinear(0, math.Ceil(top*1.25/10)*10)
+	ys, err := plot.NewLinear(0, math.Ceil(top*1.25/10)*10)
 	if err != nil {
 		return err
 	}
@@ -348,25 +348,25 @@ func (s *hadamardScene) drawSQNR(dst *image.RGBA, st style, r image.Rectangle) e
 		}
 		return out
 	}
-	if err := ax.Bars(dst, []float64{-0.19, 0.81}, clampTop(plain), 0.36, draw.BarStyle{Fill: draw.Vermillion}); err != nil {
+	if err := ax.Bars(dst, []float64{-0.19, 0.81}, clampTop(plain), 0.36, plot.BarStyle{Fill: plot.Vermillion}); err != nil {
 		return err
 	}
-	if err := ax.Bars(dst, []float64{0.19, 1.19}, clampTop(rot), 0.36, draw.BarStyle{Fill: draw.Blue}); err != nil {
+	if err := ax.Bars(dst, []float64{0.19, 1.19}, clampTop(rot), 0.36, plot.BarStyle{Fill: plot.Blue}); err != nil {
 		return err
 	}
-	ts := st.text(15, draw.FontBold, st.th.Foreground)
-	ts.Align, ts.VAlign = draw.AlignCenter, draw.AlignBottom
+	ts := st.text(15, plot.FontBold, st.th.Foreground)
+	ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignBottom
 	for i := range groups {
 		for k, v := range []float64{plain[i], rot[i]} {
 			x := float64(i) - 0.19 + 0.38*float64(k)
 			y := math.Max(0, math.Min(v, top*1.2))
 			p := ax.Map(x, y)
-			draw.DrawText(dst, dB(v), p.X, p.Y-st.pxf(4), ts)
+			plot.DrawText(dst, dB(v), p.X, p.Y-st.pxf(4), ts)
 		}
 	}
-	_, err = ax.Legend(dst, draw.TopRight, []draw.LegendEntry{
-		{Label: "quantized directly", Color: draw.Vermillion, Kind: draw.LegendSwatch},
-		{Label: "rotate, quantize, rotate back", Color: draw.Blue, Kind: draw.LegendSwatch},
+	_, err = ax.Legend(dst, plot.TopRight, []plot.LegendEntry{
+		{Label: "quantized directly", Color: plot.Vermillion, Kind: plot.LegendSwatch},
+		{Label: "rotate, quantize, rotate back", Color: plot.Blue, Kind: plot.LegendSwatch},
 	})
 	return err
 }
@@ -390,11 +390,11 @@ func (s *hadamardScene) drawErrors(dst *image.RGBA, st style, r image.Rectangle)
 		lo, hi = 1e-3, 1
 	}
 	lo = math.Max(lo, hi*1e-6)
-	xs, err := draw.NewLinear(0, float64(n-1))
+	xs, err := plot.NewLinear(0, float64(n-1))
 	if err != nil {
 		return err
 	}
-	ys, err := draw.NewLog10(math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)+1.2)))
+	ys, err := plot.NewLog10(math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)+1.2)))
 	if err != nil {
 		return err
 	}
@@ -403,18 +403,18 @@ func (s *hadamardScene) drawErrors(dst *image.RGBA, st style, r image.Rectangle)
 		return err
 	}
 	ax.Draw(dst)
-	if err := ax.Line(dst, xsd, pe, draw.LineStyle{Color: draw.Vermillion, Width: st.pxf(1.2)}); err != nil {
+	if err := ax.Line(dst, xsd, pe, plot.LineStyle{Color: plot.Vermillion, Width: st.pxf(1.2)}); err != nil {
 		return err
 	}
-	if err := ax.Line(dst, xsd, re, draw.LineStyle{Color: draw.Blue, Width: st.pxf(1.2)}); err != nil {
+	if err := ax.Line(dst, xsd, re, plot.LineStyle{Color: plot.Blue, Width: st.pxf(1.2)}); err != nil {
 		return err
 	}
 	ts := st.muted()
-	ts.VAlign = draw.AlignBottom
-	draw.DrawText(dst, "zero error is not drawn on the log axis", float64(ax.Plot.Min.X+st.px(6)), float64(ax.Plot.Max.Y-st.px(4)), ts)
-	_, err = ax.Legend(dst, draw.TopRight, []draw.LegendEntry{
-		{Label: "quantized directly", Color: draw.Vermillion, Width: st.pxf(2)},
-		{Label: "with rotation", Color: draw.Blue, Width: st.pxf(2)},
+	ts.VAlign = plot.AlignBottom
+	plot.DrawText(dst, "zero error is not drawn on the log axis", float64(ax.Plot.Min.X+st.px(6)), float64(ax.Plot.Max.Y-st.px(4)), ts)
+	_, err = ax.Legend(dst, plot.TopRight, []plot.LegendEntry{
+		{Label: "quantized directly", Color: plot.Vermillion, Width: st.pxf(2)},
+		{Label: "with rotation", Color: plot.Blue, Width: st.pxf(2)},
 	})
 	return err
 }

@@ -1,8 +1,8 @@
 package viz
 
-import "github.com/fp8lab/fp8lab/viz/draw"
+import "github.com/fp8lab/fp8lab/viz/plot"
 
 var (
-	drawSplitColumns = draw.SplitColumns
-	drawGridCells    = draw.GridCells
+	drawSplitColumns = plot.SplitColumns
+	drawGridCells    = plot.GridCells
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // Number formatting for labels, notes and Facts.
@@ -24,12 +24,12 @@ func short(v float64) string {
 	case math.IsInf(v, 1):
 		return "+∞"
 	case math.IsInf(v, -1):
-		return draw.Minus + "∞"
+		return plot.Minus + "∞"
 	case v == 0:
 		return "0"
 	}
 	if e := math.Log2(math.Abs(v)); e == math.Trunc(e) && math.Abs(e) >= 11 {
-		return sign(v) + draw.FormatPow2(int(e))
+		return sign(v) + plot.FormatPow2(int(e))
 	}
 	a := math.Abs(v)
 	var s string
@@ -42,15 +42,15 @@ func short(v float64) string {
 		exp10 := int(math.Floor(math.Log10(a)))
 		mant := v / math.Pow(10, float64(exp10))
 		s = strconv.FormatFloat(mant, 'f', 2, 64)
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".") + "×" + draw.FormatPow10(exp10)
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".") + "×" + plot.FormatPow10(exp10)
 	}
-	return strings.ReplaceAll(s, "-", draw.Minus)
+	return strings.ReplaceAll(s, "-", plot.Minus)
 }
 
 // sign returns the typographic minus for negative v.
 func sign(v float64) string {
 	if v < 0 {
-		return draw.Minus
+		return plot.Minus
 	}
 	return ""
 }
@@ -63,11 +63,11 @@ func pow2Label(v float64) string {
 			return pow2(e - 1)
 		}
 	}
-	return strings.Replace(exact(v), "-", draw.Minus, 1)
+	return strings.Replace(exact(v), "-", plot.Minus, 1)
 }
 
 // pow2 labels 2^e.
-func pow2(e int) string { return draw.FormatPow2(e) }
+func pow2(e int) string { return plot.FormatPow2(e) }
 
 // dB formats a signal-to-noise ratio.
 func dB(v float64) string {
@@ -77,7 +77,7 @@ func dB(v float64) string {
 	case math.IsInf(v, 1):
 		return "exact"
 	}
-	return strings.ReplaceAll(strconv.FormatFloat(v, 'f', 1, 64), "-", draw.Minus) + " dB"
+	return strings.ReplaceAll(strconv.FormatFloat(v, 'f', 1, 64), "-", plot.Minus) + " dB"
 }
 
 // percent formats a fraction as a percentage.

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func init() { register("range", newRange) }
@@ -222,15 +222,15 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 	// A legend column on the right of both plots keeps their x axes aligned.
 	legW := st.px(150)
 	plots := image.Rect(body.Min.X, body.Min.Y, body.Max.X-legW, body.Max.Y)
-	rows, err := draw.SplitRows(plots, st.px(12), 1, 1.05)
+	rows, err := plot.SplitRows(plots, st.px(12), 1, 1.05)
 	if err != nil {
 		return err
 	}
 	lo, hi := s.xDomain()
 	curves, ylo, yhi := s.curves(lo, hi)
 	axes, err := alignedAxes(rows,
-		func(r image.Rectangle) (*draw.Axes, error) { return s.lanesAxes(st, r, lo, hi) },
-		func(r image.Rectangle) (*draw.Axes, error) { return s.spacingAxes(st, r, lo, hi, ylo, yhi) })
+		func(r image.Rectangle) (*plot.Axes, error) { return s.lanesAxes(st, r, lo, hi) },
+		func(r image.Rectangle) (*plot.Axes, error) { return s.spacingAxes(st, r, lo, hi, ylo, yhi) })
 	if err != nil {
 		return err
 	}
@@ -240,26 +240,26 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 	}
 	top, bottom := axes[0].Plot, axes[1].Plot
 	th := st.th
-	leg := []draw.LegendEntry{
-		{Label: "min subnormal", Kind: draw.LegendMarker, Marker: draw.MarkerTriangleUp, Color: st.th.MutedText},
-		{Label: "min normal", Kind: draw.LegendMarker, Marker: draw.MarkerCircle, Color: st.th.MutedText},
-		{Label: "max", Kind: draw.LegendMarker, Marker: draw.MarkerDiamond, Color: st.th.MutedText},
+	leg := []plot.LegendEntry{
+		{Label: "min subnormal", Kind: plot.LegendMarker, Marker: plot.MarkerTriangleUp, Color: st.th.MutedText},
+		{Label: "min normal", Kind: plot.LegendMarker, Marker: plot.MarkerCircle, Color: st.th.MutedText},
+		{Label: "max", Kind: plot.LegendMarker, Marker: plot.MarkerDiamond, Color: st.th.MutedText},
 	}
 	area := image.Rect(top.Max.X+st.px(8), top.Min.Y, body.Max.X, top.Max.Y)
-	if _, err := draw.DrawLegend(dst, area, draw.TopLeft, leg, &th); err != nil {
+	if _, err := plot.DrawLegend(dst, area, plot.TopLeft, leg, &th); err != nil {
 		return err
 	}
 	leg = leg[:0]
 	for i, f := range s.formats {
-		leg = append(leg, draw.LegendEntry{Label: f.name, Color: draw.Categorical(i), Width: st.pxf(3)})
+		leg = append(leg, plot.LegendEntry{Label: f.name, Color: plot.Categorical(i), Width: st.pxf(3)})
 	}
 	area = image.Rect(bottom.Max.X+st.px(8), bottom.Min.Y, body.Max.X, bottom.Max.Y)
-	_, err = draw.DrawLegend(dst, area, draw.TopLeft, leg, &th)
+	_, err = plot.DrawLegend(dst, area, plot.TopLeft, leg, &th)
 	return err
 }
 
 // lanesAxes makes the axes of the value lanes: log2 x, one band per format.
-func (s *rangeScene) lanesAxes(st style, r image.Rectangle, lo, hi float64) (*draw.Axes, error) {
+func (s *rangeScene) lanesAxes(st style, r image.Rectangle, lo, hi float64) (*plot.Axes, error) {
 	// Band 0 is drawn at the bottom: list the formats bottom-up so that the
 	// first one gets the top lane.
 	n := len(s.formats)
@@ -267,11 +267,11 @@ func (s *rangeScene) lanesAxes(st style, r image.Rectangle, lo, hi float64) (*dr
 	for i, f := range s.formats {
 		names[n-1-i] = f.name
 	}
-	xs, err := draw.NewLog2(lo, hi)
+	xs, err := plot.NewLog2(lo, hi)
 	if err != nil {
 		return nil, err
 	}
-	band, err := draw.NewBand(names)
+	band, err := plot.NewBand(names)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +280,7 @@ func (s *rangeScene) lanesAxes(st style, r image.Rectangle, lo, hi float64) (*dr
 
 // drawLanes draws one lane per format with a tick at every value and the
 // min subnormal, min normal and max marked.
-func (s *rangeScene) drawLanes(dst *image.RGBA, st style, ax *draw.Axes) {
+func (s *rangeScene) drawLanes(dst *image.RGBA, st style, ax *plot.Axes) {
 	n := len(s.formats)
 	ax.Draw(dst)
 	clip := ax.Clip(dst)
@@ -292,9 +292,9 @@ func (s *rangeScene) drawLanes(dst *image.RGBA, st style, ax *draw.Axes) {
 	for i, f := range s.formats {
 		cy := ax.Y.Map(float64(n - 1 - i))
 		s.lanes = append(s.lanes, image.Rect(ax.Plot.Min.X, int(cy-step/2), ax.Plot.Max.X, int(cy+step/2)))
-		col := draw.Categorical(i)
+		col := plot.Categorical(i)
 		if focus >= 0 && focus != i {
-			col = draw.Mix(col, draw.Hex(0xffffff), 0.6)
+			col = plot.Mix(col, plot.Hex(0xffffff), 0.6)
 		}
 		top, bot := int(cy-step*0.34), int(cy+step*0.02)
 		// One column per pixel that holds at least one value: dense
@@ -303,30 +303,30 @@ func (s *rangeScene) drawLanes(dst *image.RGBA, st style, ax *draw.Axes) {
 		for px := ax.Plot.Min.X; px < ax.Plot.Max.X; px++ {
 			a, b := ax.X.Invert(float64(px)), ax.X.Invert(float64(px+1))
 			if j := sort.SearchFloat64s(f.values, a); j < len(f.values) && f.values[j] < b {
-				draw.VLine(clip, px, top, bot, col)
+				plot.VLine(clip, px, top, bot, col)
 			}
 		}
-		mark := func(v float64, m draw.Marker) float64 {
+		mark := func(v float64, m plot.Marker) float64 {
 			px := ax.X.Map(v)
-			draw.DrawMarker(clip, m, px, cy+step*0.2, msize, draw.Mix(col, st.th.Foreground, 0.35))
+			plot.DrawMarker(clip, m, px, cy+step*0.2, msize, plot.Mix(col, st.th.Foreground, 0.35))
 			return px
 		}
 		if f.info.MinSubnormal > 0 {
-			s.minX[f.name] = mark(f.info.MinSubnormal, draw.MarkerTriangleUp)
+			s.minX[f.name] = mark(f.info.MinSubnormal, plot.MarkerTriangleUp)
 		}
-		mark(f.info.MinNormal, draw.MarkerCircle)
-		s.maxX[f.name] = mark(f.info.Max, draw.MarkerDiamond)
-		lab := st.text(13, draw.FontRegular, st.th.Foreground)
-		lab.VAlign = draw.AlignMiddle
+		mark(f.info.MinNormal, plot.MarkerCircle)
+		s.maxX[f.name] = mark(f.info.Max, plot.MarkerDiamond)
+		lab := st.text(13, plot.FontRegular, st.th.Foreground)
+		lab.VAlign = plot.AlignMiddle
 		px := s.maxX[f.name] + msize
 		text := pow2Label(f.info.Max)
 		if f.info.Max >= 1e6 {
 			text = short(f.info.Max)
 		}
-		if w := draw.MeasureText(text, lab).Width; px+float64(w) > float64(ax.Plot.Max.X-2) {
-			lab.Align, px = draw.AlignRight, s.maxX[f.name]-msize
+		if w := plot.MeasureText(text, lab).Width; px+float64(w) > float64(ax.Plot.Max.X-2) {
+			lab.Align, px = plot.AlignRight, s.maxX[f.name]-msize
 		}
-		draw.DrawText(clip, text, px, cy+step*0.2, lab)
+		plot.DrawText(clip, text, px, cy+step*0.2, lab)
 	}
 }
 
@@ -389,12 +389,12 @@ func (s *rangeScene) curves(lo, hi float64) ([]spacingCurve, float64, float64) {
 }
 
 // spacingAxes makes the axes of the spacing plot: log2 on both sides.
-func (s *rangeScene) spacingAxes(st style, r image.Rectangle, lo, hi, ylo, yhi float64) (*draw.Axes, error) {
-	xs, err := draw.NewLog2(lo, hi)
+func (s *rangeScene) spacingAxes(st style, r image.Rectangle, lo, hi, ylo, yhi float64) (*plot.Axes, error) {
+	xs, err := plot.NewLog2(lo, hi)
 	if err != nil {
 		return nil, err
 	}
-	ys, err := draw.NewLog2(ylo, yhi)
+	ys, err := plot.NewLog2(ylo, yhi)
 	if err != nil {
 		return nil, err
 	}
@@ -406,24 +406,24 @@ func (s *rangeScene) spacingAxes(st style, r image.Rectangle, lo, hi, ylo, yhi f
 }
 
 // drawSpacing draws the saw-tooth of every format, the focused one on top.
-func (s *rangeScene) drawSpacing(dst *image.RGBA, st style, ax *draw.Axes, curves []spacingCurve) error {
+func (s *rangeScene) drawSpacing(dst *image.RGBA, st style, ax *plot.Axes, curves []spacingCurve) error {
 	ax.Draw(dst)
 	focus := s.focus()
 	for i := range s.formats {
 		if i == focus {
 			continue
 		}
-		col := draw.Categorical(i)
+		col := plot.Categorical(i)
 		w := st.pxf(2)
 		if focus >= 0 {
-			col, w = draw.Mix(col, draw.Hex(0xffffff), 0.6), st.pxf(1.5)
+			col, w = plot.Mix(col, plot.Hex(0xffffff), 0.6), st.pxf(1.5)
 		}
-		if err := ax.Line(dst, curves[i].xs, curves[i].ys, draw.LineStyle{Color: col, Width: w}); err != nil {
+		if err := ax.Line(dst, curves[i].xs, curves[i].ys, plot.LineStyle{Color: col, Width: w}); err != nil {
 			return err
 		}
 	}
 	if focus >= 0 {
-		return ax.Line(dst, curves[focus].xs, curves[focus].ys, draw.LineStyle{Color: draw.Categorical(focus), Width: st.pxf(3)})
+		return ax.Line(dst, curves[focus].xs, curves[focus].ys, plot.LineStyle{Color: plot.Categorical(focus), Width: st.pxf(3)})
 	}
 	return nil
 }

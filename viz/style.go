@@ -5,7 +5,7 @@ import (
 	"image/color"
 	"math"
 
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // style is the theme of one render, its sizes scaled to the picture: text
@@ -14,7 +14,7 @@ import (
 // grows on larger ones (slides at 1920×1080 and beyond).
 type style struct {
 	s  float64 // scale factor of text and strokes
-	th draw.Theme
+	th plot.Theme
 }
 
 // scaleFor returns the text scale factor of a w×h picture.
@@ -29,7 +29,7 @@ func scaleFor(w, h int) float64 {
 
 func newStyle(w, h int) style {
 	s := scaleFor(w, h)
-	th := draw.LightTheme()
+	th := plot.LightTheme()
 	th.TickSize *= s
 	th.LabelSize *= s
 	th.TitleSize *= s
@@ -44,47 +44,47 @@ func (st style) px(v float64) int { return int(math.Round(v * st.s)) }
 func (st style) pxf(v float64) float64 { return v * st.s }
 
 // text returns a text style of the given base size.
-func (st style) text(size float64, f draw.Font, c color.RGBA) draw.TextStyle {
+func (st style) text(size float64, f plot.Font, c color.RGBA) plot.TextStyle {
 	if c == (color.RGBA{}) {
 		c = st.th.Foreground
 	}
-	return draw.TextStyle{Font: f, Size: size * st.s, Color: c}
+	return plot.TextStyle{Font: f, Size: size * st.s, Color: c}
 }
 
 // body is the text style of explanations: 16 px regular.
-func (st style) body() draw.TextStyle { return st.text(16, draw.FontRegular, color.RGBA{}) }
+func (st style) body() plot.TextStyle { return st.text(16, plot.FontRegular, color.RGBA{}) }
 
 // muted is the style of secondary text: 14 px in the muted colour.
-func (st style) muted() draw.TextStyle { return st.text(14, draw.FontRegular, st.th.MutedText) }
+func (st style) muted() plot.TextStyle { return st.text(14, plot.FontRegular, st.th.MutedText) }
 
 // heading is the style of a panel heading: bold at the theme's title size.
-func (st style) heading() draw.TextStyle { return st.text(17, draw.FontBold, color.RGBA{}) }
+func (st style) heading() plot.TextStyle { return st.text(17, plot.FontBold, color.RGBA{}) }
 
 // axes makes axes with the style's theme.
-func (st style) axes(r image.Rectangle, x, y draw.Scale, title, xlabel, ylabel string) (*draw.Axes, error) {
+func (st style) axes(r image.Rectangle, x, y plot.Scale, title, xlabel, ylabel string) (*plot.Axes, error) {
 	th := st.th
-	return draw.NewAxes(r, x, y, draw.AxesOptions{Title: title, XLabel: xlabel, YLabel: ylabel, Theme: &th})
+	return plot.NewAxes(r, x, y, plot.AxesOptions{Title: title, XLabel: xlabel, YLabel: ylabel, Theme: &th})
 }
 
 // textLines draws lines of text top-down from (x, y) and returns the y below
 // the last one.
-func textLines(dst *image.RGBA, x, y int, lines []string, ts draw.TextStyle, gap int) int {
-	ts.VAlign = draw.AlignTop
+func textLines(dst *image.RGBA, x, y int, lines []string, ts plot.TextStyle, gap int) int {
+	ts.VAlign = plot.AlignTop
 	for _, l := range lines {
-		r := draw.DrawText(dst, l, float64(x), float64(y), ts)
+		r := plot.DrawText(dst, l, float64(x), float64(y), ts)
 		y = r.Max.Y + gap
 	}
 	return y
 }
 
 // axesMaker builds axes in a rectangle.
-type axesMaker func(r image.Rectangle) (*draw.Axes, error)
+type axesMaker func(r image.Rectangle) (*plot.Axes, error)
 
 // alignedAxes builds one set of axes per rectangle with its maker, then
 // narrows the rectangles whose plot area starts further left so that every
 // plot area starts at the same x: stacked plots sharing an x axis line up.
-func alignedAxes(rects []image.Rectangle, makers ...axesMaker) ([]*draw.Axes, error) {
-	axes := make([]*draw.Axes, len(makers))
+func alignedAxes(rects []image.Rectangle, makers ...axesMaker) ([]*plot.Axes, error) {
+	axes := make([]*plot.Axes, len(makers))
 	left := 0
 	for i, mk := range makers {
 		ax, err := mk(rects[i])

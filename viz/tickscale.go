@@ -1,29 +1,29 @@
 package viz
 
 import (
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // tickScale is a linear scale with caller-chosen ticks, such as the
 // representable values of a format.
 type tickScale struct {
-	draw.LinearScale
-	ticks []draw.Tick
+	plot.LinearScale
+	ticks []plot.Tick
 }
 
-func newTickScale(lo, hi float64, ticks []draw.Tick) (tickScale, error) {
-	ls, err := draw.NewLinear(lo, hi)
+func newTickScale(lo, hi float64, ticks []plot.Tick) (tickScale, error) {
+	ls, err := plot.NewLinear(lo, hi)
 	if err != nil {
 		return tickScale{}, err
 	}
 	return tickScale{LinearScale: ls, ticks: ticks}, nil
 }
 
-// Ticks implements draw.Scale.
-func (s tickScale) Ticks() []draw.Tick { return append([]draw.Tick(nil), s.ticks...) }
+// Ticks implements plot.Scale.
+func (s tickScale) Ticks() []plot.Tick { return append([]plot.Tick(nil), s.ticks...) }
 
-// WithRange implements draw.Scale.
-func (s tickScale) WithRange(p0, p1 float64) draw.Scale {
-	ls, _ := s.LinearScale.WithRange(p0, p1).(draw.LinearScale)
+// WithRange implements plot.Scale.
+func (s tickScale) WithRange(p0, p1 float64) plot.Scale {
+	ls, _ := s.LinearScale.WithRange(p0, p1).(plot.LinearScale)
 	return tickScale{LinearScale: ls, ticks: s.ticks}
 }

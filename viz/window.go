@@ -9,7 +9,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/scaling"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func init() { register("window", newWindow) }
@@ -23,10 +23,10 @@ const (
 // Colours of the fate of a value: flushed to zero, subnormal, normal,
 // clipped at max.
 var (
-	fateUnderflow = draw.Hex(0x8c8c8c)
-	fateSubnormal = draw.SkyBlue
-	fateNormal    = draw.Blue
-	fateOverflow  = draw.Vermillion
+	fateUnderflow = plot.Hex(0x8c8c8c)
+	fateSubnormal = plot.SkyBlue
+	fateNormal    = plot.Blue
+	fateOverflow  = plot.Vermillion
 )
 
 // windowScene shows the magnitudes of a tensor against the window of
@@ -45,7 +45,7 @@ type windowScene struct {
 	metKey string
 	met    windowPoint
 
-	hx, sx *draw.Axes // histogram and sweep axes of the last render
+	hx, sx *plot.Axes // histogram and sweep axes of the last render
 	size   image.Point
 }
 
@@ -267,11 +267,11 @@ func (s *windowScene) Render(dst *image.RGBA) error {
 		errorPanel(dst, body, st, err.Error())
 		return nil
 	}
-	cols, err := draw.SplitColumns(body, st.px(24), 1.7, 1)
+	cols, err := plot.SplitColumns(body, st.px(24), 1.7, 1)
 	if err != nil {
 		return err
 	}
-	left, err := draw.SplitRows(cols[0], st.px(12), 1, 0.001)
+	left, err := plot.SplitRows(cols[0], st.px(12), 1, 0.001)
 	if err != nil {
 		return err
 	}
@@ -311,7 +311,7 @@ func (s *windowScene) histDomain() (lo, hi int) {
 
 func (s *windowScene) drawHistogram(dst *image.RGBA, st style, r image.Rectangle) error {
 	lo, hi := s.histDomain()
-	xs, err := draw.NewLog2(math.Exp2(float64(lo)), math.Exp2(float64(hi)))
+	xs, err := plot.NewLog2(math.Exp2(float64(lo)), math.Exp2(float64(hi)))
 	if err != nil {
 		return err
 	}
@@ -319,7 +319,7 @@ func (s *windowScene) drawHistogram(dst *image.RGBA, st style, r image.Rectangle
 	for _, c := range s.hist.Counts {
 		top = max(top, c)
 	}
-	ys, err := draw.NewLinear(0, float64(top)*1.18+1)
+	ys, err := plot.NewLinear(0, float64(top)*1.18+1)
 	if err != nil {
 		return err
 	}
@@ -333,8 +333,8 @@ func (s *windowScene) drawHistogram(dst *image.RGBA, st style, r image.Rectangle
 	sc := math.Exp2(float64(s.ps.int("scale")))
 	// The window in input units: what lands in it after multiplying by sc.
 	under, minN, maxV := in.MinSubnormal/2/sc, in.MinNormal/sc, in.Max/sc
-	ax.VBand(dst, in.MinSubnormal/sc, minN, draw.WithAlpha(draw.SkyBlue, 0x30), "")
-	ax.VBand(dst, minN, maxV, draw.WithAlpha(draw.Blue, 0x1c), "")
+	ax.VBand(dst, in.MinSubnormal/sc, minN, plot.WithAlpha(plot.SkyBlue, 0x30), "")
+	ax.VBand(dst, minN, maxV, plot.WithAlpha(plot.Blue, 0x1c), "")
 	// Bars split where a binade crosses a boundary, each part coloured by
 	// what quantization does to it.
 	cuts := []float64{under, minN, maxV}
@@ -354,35 +354,35 @@ func (s *windowScene) drawHistogram(dst *image.RGBA, st style, r image.Rectangle
 				x1 = math.Min(b, cuts[j])
 			}
 			if x1 > x0 {
-				if err := ax.Histogram(dst, []float64{x0, x1}, []float64{float64(c)}, draw.BarStyle{Fill: fates[j], Edge: draw.Hex(0xffffff)}); err != nil {
+				if err := ax.Histogram(dst, []float64{x0, x1}, []float64{float64(c)}, plot.BarStyle{Fill: fates[j], Edge: plot.Hex(0xffffff)}); err != nil {
 					return err
 				}
 				x0 = x1
 			}
 		}
 	}
-	mk := draw.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}}
+	mk := plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}}
 	inside := func(v float64) bool { return v >= math.Exp2(float64(lo)) && v <= math.Exp2(float64(hi)) }
-	ax.VMarker(dst, s.amax, "amax", draw.LineStyle{Color: draw.ReddishPurple, Width: st.pxf(2)})
+	ax.VMarker(dst, s.amax, "amax", plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(2)})
 	if inside(maxV) {
 		ax.VMarker(dst, maxV, "max ÷ scale", mk)
 	}
 	if v := in.MinSubnormal / sc; in.MinSubnormal > 0 && inside(v) {
 		ax.VMarker(dst, v, "min subnormal ÷ scale", mk)
 	}
-	leg := []draw.LegendEntry{
-		{Label: "flushed to zero", Color: fateUnderflow, Kind: draw.LegendSwatch},
-		{Label: "subnormal", Color: fateSubnormal, Kind: draw.LegendSwatch},
-		{Label: "normal", Color: fateNormal, Kind: draw.LegendSwatch},
-		{Label: "clipped to max", Color: fateOverflow, Kind: draw.LegendSwatch},
+	leg := []plot.LegendEntry{
+		{Label: "flushed to zero", Color: fateUnderflow, Kind: plot.LegendSwatch},
+		{Label: "subnormal", Color: fateSubnormal, Kind: plot.LegendSwatch},
+		{Label: "normal", Color: fateNormal, Kind: plot.LegendSwatch},
+		{Label: "clipped to max", Color: fateOverflow, Kind: plot.LegendSwatch},
 	}
-	_, err = ax.Legend(dst, draw.TopLeft, leg)
+	_, err = ax.Legend(dst, plot.TopLeft, leg)
 	return err
 }
 
 // drawCards shows the outcome at the current scale in large type.
 func (s *windowScene) drawCards(dst *image.RGBA, st style, r image.Rectangle) {
-	cells, err := draw.SplitColumns(r, st.px(12), 1, 1, 1, 1)
+	cells, err := plot.SplitColumns(r, st.px(12), 1, 1, 1, 1)
 	if err != nil {
 		return
 	}
@@ -397,14 +397,14 @@ func (s *windowScene) drawCards(dst *image.RGBA, st style, r image.Rectangle) {
 	}
 	for i, c := range cards {
 		cr := cells[i]
-		draw.FillRect(dst, cr, draw.Hex(0xf5f5f5))
-		draw.FillRect(dst, image.Rect(cr.Min.X, cr.Min.Y, cr.Min.X+st.px(6), cr.Max.Y), c.c)
+		plot.FillRect(dst, cr, plot.Hex(0xf5f5f5))
+		plot.FillRect(dst, image.Rect(cr.Min.X, cr.Min.Y, cr.Min.X+st.px(6), cr.Max.Y), c.c)
 		ls := st.muted()
-		ls.VAlign = draw.AlignTop
-		draw.DrawText(dst, c.label, float64(cr.Min.X+st.px(16)), float64(cr.Min.Y+st.px(10)), ls)
-		vs := st.text(30, draw.FontBold, color.RGBA{})
-		vs.VAlign = draw.AlignBottom
-		draw.DrawText(dst, c.value, float64(cr.Min.X+st.px(16)), float64(cr.Max.Y-st.px(10)), vs)
+		ls.VAlign = plot.AlignTop
+		plot.DrawText(dst, c.label, float64(cr.Min.X+st.px(16)), float64(cr.Min.Y+st.px(10)), ls)
+		vs := st.text(30, plot.FontBold, color.RGBA{})
+		vs.VAlign = plot.AlignBottom
+		plot.DrawText(dst, c.value, float64(cr.Min.X+st.px(16)), float64(cr.Max.Y-st.px(10)), vs)
 	}
 }
 
@@ -413,19 +413,19 @@ func (s *windowScene) drawCards(dst *image.RGBA, st style, r image.Rectangle) {
 func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) error {
 	// A strip at the bottom holds the legend of both plots, so that it
 	// covers no curve.
-	ls := st.text(14, draw.FontRegular, st.th.Foreground)
+	ls := st.text(14, plot.FontRegular, st.th.Foreground)
 	th := st.th
 	cur := s.currentScaleLog2()
-	legend := []draw.LegendEntry{
+	legend := []plot.LegendEntry{
 		{Label: "this scale", Width: st.pxf(2)},
-		{Label: fmt.Sprintf("current scaling (max ÷ amax = 2^%.1f)", cur), Color: draw.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
+		{Label: fmt.Sprintf("current scaling (max ÷ amax = 2^%.1f)", cur), Color: plot.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
 		{Label: "clipped", Color: fateOverflow, Width: st.pxf(2.5)},
 		{Label: "flushed to zero", Color: fateUnderflow, Width: st.pxf(2.5)},
 	}
 	// The legend starts at the plots' left edge, right of the y axis: measure
 	// it a little narrower than the column so every line it wraps to fits.
-	legH := draw.MeasureInlineLegend(r.Dx()*4/5, legend, ls, &th).Y + st.px(12)
-	rows, err := draw.SplitRows(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y-legH), st.px(14), 1, 1)
+	legH := plot.MeasureInlineLegend(r.Dx()*4/5, legend, ls, &th).Y + st.px(12)
+	rows, err := plot.SplitRows(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y-legH), st.px(14), 1, 1)
 	if err != nil {
 		return err
 	}
@@ -440,23 +440,23 @@ func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) er
 			top = math.Max(top, p.sqnr)
 		}
 	}
-	xs, err := draw.NewLinear(windowMinScale, windowMaxScale)
+	xs, err := plot.NewLinear(windowMinScale, windowMaxScale)
 	if err != nil {
 		return err
 	}
-	ys, err := draw.NewLinear(math.Min(0, minFinite(sq)), math.Ceil(top/10)*10+5)
+	ys, err := plot.NewLinear(math.Min(0, minFinite(sq)), math.Ceil(top/10)*10+5)
 	if err != nil {
 		return err
 	}
-	ys2, err := draw.NewLinear(0, 100)
+	ys2, err := plot.NewLinear(0, 100)
 	if err != nil {
 		return err
 	}
 	axes, err := alignedAxes(rows,
-		func(r image.Rectangle) (*draw.Axes, error) {
+		func(r image.Rectangle) (*plot.Axes, error) {
 			return st.axes(r, xs, ys, "SQNR at every scale", "", "SQNR (dB)")
 		},
-		func(r image.Rectangle) (*draw.Axes, error) {
+		func(r image.Rectangle) (*plot.Axes, error) {
 			return st.axes(r, xs, ys2, "Clipped and flushed", "log₂ scale", "% of values")
 		})
 	if err != nil {
@@ -465,24 +465,24 @@ func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) er
 	k := float64(s.ps.int("scale"))
 	for i, ax := range axes {
 		ax.Draw(dst)
-		ax.VMarker(dst, cur, "", draw.LineStyle{Color: draw.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}})
+		ax.VMarker(dst, cur, "", plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}})
 		if i == 0 {
-			if err := ax.Line(dst, ks, sq, draw.LineStyle{Color: draw.Blue, Width: st.pxf(2.5)}); err != nil {
+			if err := ax.Line(dst, ks, sq, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2.5)}); err != nil {
 				return err
 			}
 		} else {
-			if err := ax.Line(dst, ks, ov, draw.LineStyle{Color: fateOverflow, Width: st.pxf(2.5)}); err != nil {
+			if err := ax.Line(dst, ks, ov, plot.LineStyle{Color: fateOverflow, Width: st.pxf(2.5)}); err != nil {
 				return err
 			}
-			if err := ax.Line(dst, ks, un, draw.LineStyle{Color: fateUnderflow, Width: st.pxf(2.5)}); err != nil {
+			if err := ax.Line(dst, ks, un, plot.LineStyle{Color: fateUnderflow, Width: st.pxf(2.5)}); err != nil {
 				return err
 			}
 		}
-		ax.VMarker(dst, k, "", draw.LineStyle{Color: st.th.Foreground, Width: st.pxf(2)})
+		ax.VMarker(dst, k, "", plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(2)})
 	}
 	s.sx = axes[0]
 	p := axes[1].Plot
-	draw.DrawInlineLegend(dst, p.Min.X, r.Max.Y-legH+st.px(6), r.Max.X-p.Min.X, legend, ls, &th)
+	plot.DrawInlineLegend(dst, p.Min.X, r.Max.Y-legH+st.px(6), r.Max.X-p.Min.X, legend, ls, &th)
 	return nil
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/viz"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // options configures a run of the example.
@@ -110,17 +110,17 @@ func plotCurves(path string, curves []curve) (err error) {
 		}
 	}
 	steps := len(curves[0].Loss)
-	xs, err := draw.NewLinear(1, float64(steps))
+	xs, err := plot.NewLinear(1, float64(steps))
 	if err != nil {
 		return err
 	}
-	ys, err := draw.NewLinear(0, maxLoss*1.05)
+	ys, err := plot.NewLinear(0, maxLoss*1.05)
 	if err != nil {
 		return err
 	}
-	th := draw.LightTheme()
-	dst := draw.NewCanvas(1280, 720, th.Background)
-	ax, err := draw.NewAxes(image.Rect(0, 0, 1280, 720), xs, ys, draw.AxesOptions{
+	th := plot.LightTheme()
+	dst := plot.NewCanvas(1280, 720, th.Background)
+	ax, err := plot.NewAxes(image.Rect(0, 0, 1280, 720), xs, ys, plot.AxesOptions{
 		Title:  "Two spirals: training loss, float32 vs simulated FP8 matmuls",
 		XLabel: "step", YLabel: "cross-entropy loss",
 	})
@@ -128,10 +128,10 @@ func plotCurves(path string, curves []curve) (err error) {
 		return err
 	}
 	ax.Draw(dst)
-	var legend []draw.LegendEntry
+	var legend []plot.LegendEntry
 	for i, c := range curves {
-		col := draw.Categorical(i)
-		st := draw.LineStyle{Color: col, Width: 2}
+		col := plot.Categorical(i)
+		st := plot.LineStyle{Color: col, Width: 2}
 		if i > 0 && c.Recipe.Stochastic {
 			st.Dash = []float64{8, 5}
 		}
@@ -142,9 +142,9 @@ func plotCurves(path string, curves []curve) (err error) {
 		if err := ax.Line(dst, x, c.Loss, st); err != nil {
 			return err
 		}
-		legend = append(legend, draw.LegendEntry{Label: c.Recipe.Name, Color: col, Width: 2, Dash: st.Dash})
+		legend = append(legend, plot.LegendEntry{Label: c.Recipe.Name, Color: col, Width: 2, Dash: st.Dash})
 	}
-	if _, err := ax.Legend(dst, draw.TopRight, legend); err != nil {
+	if _, err := ax.Legend(dst, plot.TopRight, legend); err != nil {
 		return err
 	}
 	f, err := os.Create(path)

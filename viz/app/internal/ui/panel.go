@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/fp8lab/fp8lab/viz"
-	"github.com/fp8lab/fp8lab/viz/draw"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // Sizes of the control panel and the tab bar, in logical pixels.
@@ -20,14 +20,14 @@ const (
 
 // Colours of the controls.
 var (
-	panelBG     = draw.Hex(0xf3f4f6)
-	panelRule   = draw.Hex(0xd9dce1)
-	accent      = draw.Blue
-	controlBG   = draw.Hex(0xffffff)
-	controlEdge = draw.Hex(0xb8bcc4)
-	textColor   = draw.Hex(0x1a1a1a)
-	mutedColor  = draw.Hex(0x555555)
-	errorColor  = draw.Vermillion
+	panelBG     = plot.Hex(0xf3f4f6)
+	panelRule   = plot.Hex(0xd9dce1)
+	accent      = plot.Blue
+	controlBG   = plot.Hex(0xffffff)
+	controlEdge = plot.Hex(0xb8bcc4)
+	textColor   = plot.Hex(0x1a1a1a)
+	mutedColor  = plot.Hex(0x555555)
+	errorColor  = plot.Vermillion
 )
 
 // widget is one parameter's control, laid out in panel coordinates.
@@ -49,12 +49,12 @@ type panelLayout struct {
 	content int             // height of the widgets, for scrolling
 }
 
-func labelStyle() draw.TextStyle {
-	return draw.TextStyle{Font: draw.FontBold, Size: textSize, Color: textColor}
+func labelStyle() plot.TextStyle {
+	return plot.TextStyle{Font: plot.FontBold, Size: textSize, Color: textColor}
 }
 
-func valueStyle() draw.TextStyle {
-	return draw.TextStyle{Font: draw.FontRegular, Size: textSize, Color: textColor}
+func valueStyle() plot.TextStyle {
+	return plot.TextStyle{Font: plot.FontRegular, Size: textSize, Color: textColor}
 }
 
 // layoutPanel places the widgets of params in r, scrolled up by scroll
@@ -63,7 +63,7 @@ func layoutPanel(r image.Rectangle, params []viz.Param, values map[string]string
 	L := panelLayout{rect: r}
 	x0, x1 := r.Min.X+panelPad, r.Max.X-panelPad
 	y := r.Min.Y + panelPad - scroll
-	lh := draw.MeasureText("Xg", labelStyle()).Height()
+	lh := plot.MeasureText("Xg", labelStyle()).Height()
 	for _, p := range params {
 		w := widget{p: p, value: values[p.Name]}
 		top := y
@@ -73,7 +73,7 @@ func layoutPanel(r image.Rectangle, params []viz.Param, values map[string]string
 			x := x0
 			bh := lh + 8
 			for _, o := range p.Options {
-				bw := draw.MeasureText(o, valueStyle()).Width + 18
+				bw := plot.MeasureText(o, valueStyle()).Width + 18
 				if x > x0 && x+bw > x1 {
 					x, y = x0, y+bh+4
 				}
@@ -173,29 +173,29 @@ type panelState struct {
 
 // drawPanel paints the panel into dst (whose bounds are the panel's rect).
 func drawPanel(dst *image.RGBA, L panelLayout, ps panelState) {
-	draw.FillRect(dst, L.rect, panelBG)
-	draw.VLine(dst, L.rect.Max.X-1, L.rect.Min.Y, L.rect.Max.Y-1, panelRule)
+	plot.FillRect(dst, L.rect, panelBG)
+	plot.VLine(dst, L.rect.Max.X-1, L.rect.Min.Y, L.rect.Max.Y-1, panelRule)
 	body := image.Rect(L.rect.Min.X, L.rect.Min.Y, L.rect.Max.X, L.help.Min.Y)
 	clip, _ := dst.SubImage(body).(*image.RGBA)
 	for i, w := range L.widgets {
 		drawWidget(clip, w, ps, i == ps.focus)
 	}
 	if n := len(L.widgets); n > 0 && L.widgets[n-1].row.Max.Y > body.Max.Y {
-		ts := draw.TextStyle{Size: 13, Color: accent, Align: draw.AlignRight, VAlign: draw.AlignBottom}
-		draw.DrawText(clip, "more below ↓ (scroll or ↑↓)", float64(body.Max.X-panelPad), float64(body.Max.Y-2), ts)
+		ts := plot.TextStyle{Size: 13, Color: accent, Align: plot.AlignRight, VAlign: plot.AlignBottom}
+		plot.DrawText(clip, "more below ↓ (scroll or ↑↓)", float64(body.Max.X-panelPad), float64(body.Max.Y-2), ts)
 	}
 	drawHelp(dst, L, ps)
 }
 
 func drawWidget(dst *image.RGBA, w widget, ps panelState, focused bool) {
 	if focused {
-		draw.FillRect(dst, w.row, draw.Hex(0xe4ecf5))
-		draw.FillRect(dst, image.Rect(w.row.Min.X, w.row.Min.Y, w.row.Min.X+4, w.row.Max.Y), accent)
+		plot.FillRect(dst, w.row, plot.Hex(0xe4ecf5))
+		plot.FillRect(dst, image.Rect(w.row.Min.X, w.row.Min.Y, w.row.Min.X+4, w.row.Max.Y), accent)
 	}
 	x0 := w.row.Min.X + panelPad
 	ls := labelStyle()
-	ls.VAlign = draw.AlignTop
-	lb := draw.DrawText(dst, w.p.Label, float64(x0), float64(w.row.Min.Y+6), ls)
+	ls.VAlign = plot.AlignTop
+	lb := plot.DrawText(dst, w.p.Label, float64(x0), float64(w.row.Min.Y+6), ls)
 	vs := valueStyle()
 	switch w.p.Kind {
 	case viz.ParamChoice:
@@ -204,30 +204,30 @@ func drawWidget(dst *image.RGBA, w widget, ps panelState, focused bool) {
 			on := o == w.value
 			bg, fg := controlBG, textColor
 			if on {
-				bg, fg = accent, draw.Hex(0xffffff)
+				bg, fg = accent, plot.Hex(0xffffff)
 			}
-			draw.FillRect(dst, r, bg)
-			draw.StrokeRect(dst, r, 1, controlEdge)
+			plot.FillRect(dst, r, bg)
+			plot.StrokeRect(dst, r, 1, controlEdge)
 			ts := vs
-			ts.Color, ts.Align, ts.VAlign = fg, draw.AlignCenter, draw.AlignMiddle
-			draw.DrawText(dst, o, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, ts)
+			ts.Color, ts.Align, ts.VAlign = fg, plot.AlignCenter, plot.AlignMiddle
+			plot.DrawText(dst, o, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, ts)
 		}
 	case viz.ParamNumber, viz.ParamInt:
 		ts := vs
-		ts.Align, ts.VAlign = draw.AlignRight, draw.AlignTop
-		draw.DrawText(dst, w.value, float64(w.row.Max.X-panelPad), float64(lb.Min.Y), ts)
+		ts.Align, ts.VAlign = plot.AlignRight, plot.AlignTop
+		plot.DrawText(dst, w.value, float64(w.row.Max.X-panelPad), float64(lb.Min.Y), ts)
 		t := w.track
 		mid := (t.Min.Y + t.Max.Y) / 2
-		draw.FillRect(dst, image.Rect(t.Min.X, mid-2, t.Max.X, mid+2), controlEdge)
+		plot.FillRect(dst, image.Rect(t.Min.X, mid-2, t.Max.X, mid+2), controlEdge)
 		v, _ := strconv.ParseFloat(w.value, 64)
 		f := 0.0
 		if w.p.Max > w.p.Min {
 			f = math.Min(math.Max((v-w.p.Min)/(w.p.Max-w.p.Min), 0), 1)
 		}
 		kx := float64(t.Min.X) + f*float64(t.Dx())
-		draw.FillRect(dst, image.Rect(t.Min.X, mid-2, int(kx), mid+2), accent)
-		draw.FillCircle(dst, kx, float64(mid), 8, accent)
-		draw.FillCircle(dst, kx, float64(mid), 4, draw.Hex(0xffffff))
+		plot.FillRect(dst, image.Rect(t.Min.X, mid-2, int(kx), mid+2), accent)
+		plot.FillCircle(dst, kx, float64(mid), 8, accent)
+		plot.FillCircle(dst, kx, float64(mid), 4, plot.Hex(0xffffff))
 	case viz.ParamBool:
 		r := w.toggle
 		on := w.value == "true"
@@ -237,40 +237,40 @@ func drawWidget(dst *image.RGBA, w widget, ps panelState, focused bool) {
 		}
 		rad := float64(r.Dy()) / 2
 		cy := float64(r.Min.Y) + rad
-		draw.FillCircle(dst, float64(r.Min.X)+rad, cy, rad, bg)
-		draw.FillCircle(dst, float64(r.Max.X)-rad, cy, rad, bg)
-		draw.FillRect(dst, image.Rect(r.Min.X+int(rad), r.Min.Y, r.Max.X-int(rad), r.Max.Y), bg)
+		plot.FillCircle(dst, float64(r.Min.X)+rad, cy, rad, bg)
+		plot.FillCircle(dst, float64(r.Max.X)-rad, cy, rad, bg)
+		plot.FillRect(dst, image.Rect(r.Min.X+int(rad), r.Min.Y, r.Max.X-int(rad), r.Max.Y), bg)
 		kx := float64(r.Min.X) + rad
 		if on {
 			kx = float64(r.Max.X) - rad
 		}
-		draw.FillCircle(dst, kx, cy, rad-3, draw.Hex(0xffffff))
+		plot.FillCircle(dst, kx, cy, rad-3, plot.Hex(0xffffff))
 		ts := vs
-		ts.VAlign = draw.AlignMiddle
+		ts.VAlign = plot.AlignMiddle
 		label := "off"
 		if on {
 			label = "on"
 		}
-		draw.DrawText(dst, label, float64(r.Max.X+10), cy, ts)
+		plot.DrawText(dst, label, float64(r.Max.X+10), cy, ts)
 	default:
 		r := w.box
-		draw.FillRect(dst, r, controlBG)
+		plot.FillRect(dst, r, controlBG)
 		edge := controlEdge
 		text := w.value
 		if focused && ps.editing {
 			edge, text = accent, ps.buf+"|"
 		}
-		draw.StrokeRect(dst, r, 1, edge)
+		plot.StrokeRect(dst, r, 1, edge)
 		if focused && ps.editing {
-			draw.StrokeRect(dst, r.Inset(1), 1, edge)
+			plot.StrokeRect(dst, r.Inset(1), 1, edge)
 		}
 		ts := vs
-		ts.VAlign = draw.AlignMiddle
+		ts.VAlign = plot.AlignMiddle
 		if text == "" {
 			ts.Color, text = mutedColor, "click to type"
 		}
 		clip, _ := dst.SubImage(r.Inset(3)).(*image.RGBA)
-		draw.DrawText(clip, text, float64(r.Min.X+8), float64(r.Min.Y+r.Max.Y)/2, ts)
+		plot.DrawText(clip, text, float64(r.Min.X+8), float64(r.Min.Y+r.Max.Y)/2, ts)
 	}
 }
 
@@ -278,9 +278,9 @@ func drawWidget(dst *image.RGBA, w widget, ps panelState, focused bool) {
 // keyboard shortcuts at the bottom of the panel.
 func drawHelp(dst *image.RGBA, L panelLayout, ps panelState) {
 	r := L.help
-	draw.FillRect(dst, r, panelBG)
-	draw.HLine(dst, r.Min.X, r.Max.X-2, r.Min.Y, panelRule)
-	ts := draw.TextStyle{Font: draw.FontRegular, Size: 14, Color: mutedColor, VAlign: draw.AlignTop}
+	plot.FillRect(dst, r, panelBG)
+	plot.HLine(dst, r.Min.X, r.Max.X-2, r.Min.Y, panelRule)
+	ts := plot.TextStyle{Font: plot.FontRegular, Size: 14, Color: mutedColor, VAlign: plot.AlignTop}
 	x, y := r.Min.X+panelPad, r.Min.Y+10
 	width := r.Dx() - 2*panelPad
 	var lines []string
@@ -293,24 +293,24 @@ func drawHelp(dst *image.RGBA, L panelLayout, ps panelState) {
 	case ps.focus >= 0 && ps.focus < len(L.widgets):
 		lines = wrapText(L.widgets[ps.focus].p.Help, width, ts)
 	}
-	keys := draw.TextStyle{Font: draw.FontRegular, Size: 13, Color: mutedColor, VAlign: draw.AlignBottom}
-	lh := draw.MeasureText("Xg", ts).Height()
+	keys := plot.TextStyle{Font: plot.FontRegular, Size: 13, Color: mutedColor, VAlign: plot.AlignBottom}
+	lh := plot.MeasureText("Xg", ts).Height()
 	for _, l := range lines {
 		if y+2*lh > r.Max.Y-2*lh {
 			break
 		}
-		draw.DrawText(dst, l, float64(x), float64(y), ts)
+		plot.DrawText(dst, l, float64(x), float64(y), ts)
 		y += lh + 2
 	}
 	kl := []string{"1–7 scene · ↑↓ select · ←→ change", "Enter edit · R reset · H panel · S save PNG"}
-	kh := draw.MeasureText("Xg", keys).Height()
+	kh := plot.MeasureText("Xg", keys).Height()
 	for i, l := range kl {
-		draw.DrawText(dst, l, float64(x), float64(r.Max.Y-8-(len(kl)-1-i)*(kh+2)), keys)
+		plot.DrawText(dst, l, float64(x), float64(r.Max.Y-8-(len(kl)-1-i)*(kh+2)), keys)
 	}
 }
 
 // wrapText breaks s into lines no wider than width.
-func wrapText(s string, width int, ts draw.TextStyle) []string {
+func wrapText(s string, width int, ts plot.TextStyle) []string {
 	var lines []string
 	cur := ""
 	for _, w := range strings.Fields(s) {
@@ -318,7 +318,7 @@ func wrapText(s string, width int, ts draw.TextStyle) []string {
 		if cur != "" {
 			try = cur + " " + w
 		}
-		if cur != "" && draw.MeasureText(try, ts).Width > width {
+		if cur != "" && plot.MeasureText(try, ts).Width > width {
 			lines = append(lines, cur)
 			cur = w
 			continue
@@ -337,7 +337,7 @@ func tabRects(names []string, w int) []image.Rectangle {
 	out := make([]image.Rectangle, len(names))
 	x := 8
 	for i, n := range names {
-		tw := draw.MeasureText(tabLabel(i, n), ts).Width + 28
+		tw := plot.MeasureText(tabLabel(i, n), ts).Width + 28
 		out[i] = image.Rect(x, 6, x+tw, TabHeight)
 		x += tw + 4
 	}
@@ -353,32 +353,32 @@ func tabLabel(i int, name string) string {
 // drawTabs paints the tab bar into dst (bounds 0,0..w,TabHeight).
 func drawTabs(dst *image.RGBA, names []string, current string) {
 	b := dst.Bounds()
-	draw.FillRect(dst, b, draw.Hex(0xe6e8ec))
-	draw.HLine(dst, b.Min.X, b.Max.X-1, b.Max.Y-1, panelRule)
+	plot.FillRect(dst, b, plot.Hex(0xe6e8ec))
+	plot.HLine(dst, b.Min.X, b.Max.X-1, b.Max.Y-1, panelRule)
 	ts := labelStyle()
-	ts.Align, ts.VAlign = draw.AlignCenter, draw.AlignMiddle
+	ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignMiddle
 	for i, r := range tabRects(names, b.Dx()) {
-		bg, fg := draw.Hex(0xd5d9df), textColor
+		bg, fg := plot.Hex(0xd5d9df), textColor
 		if names[i] == current {
-			bg = draw.Hex(0xffffff)
+			bg = plot.Hex(0xffffff)
 		}
-		draw.FillRect(dst, r, bg)
+		plot.FillRect(dst, r, bg)
 		if names[i] == current {
-			draw.FillRect(dst, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+3), accent)
+			plot.FillRect(dst, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+3), accent)
 		}
 		ts.Color = fg
-		draw.DrawText(dst, tabLabel(i, names[i]), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2+1, ts)
+		plot.DrawText(dst, tabLabel(i, names[i]), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2+1, ts)
 	}
 }
 
 // errorImage is a picture that says why a scene could not be drawn.
 func errorImage(dst *image.RGBA, msg string) {
-	draw.FillRect(dst, dst.Bounds(), draw.Hex(0xffffff))
-	ts := draw.TextStyle{Size: 16, Color: errorColor, VAlign: draw.AlignTop}
+	plot.FillRect(dst, dst.Bounds(), plot.Hex(0xffffff))
+	ts := plot.TextStyle{Size: 16, Color: errorColor, VAlign: plot.AlignTop}
 	b := dst.Bounds()
 	y := b.Min.Y + 20
 	for _, l := range wrapText(msg, b.Dx()-40, ts) {
-		draw.DrawText(dst, l, float64(b.Min.X+20), float64(y), ts)
+		plot.DrawText(dst, l, float64(b.Min.X+20), float64(y), ts)
 		y += 22
 	}
 }

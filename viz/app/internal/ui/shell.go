@@ -1,7 +1,7 @@
 // Package ui is the display-independent part of the fp8lab app: the
 // scene tabs, the control panel generated from a scene's parameters, the
 // input handlers and the cached pictures, all drawn into image.RGBA with
-// viz/draw. Package app wraps a Shell into an ebiten.Game; keeping ebiten
+// viz/plot. Package app wraps a Shell into an ebiten.Game; keeping ebiten
 // out of this package lets its tests run without a display.
 package ui
 

@@ -1,4 +1,4 @@
-package draw_test
+package plot_test
 
 import (
 	"bytes"
@@ -63,7 +63,7 @@ func TestExampleGoldens(t *testing.T) {
 				return
 			}
 			data, err := os.ReadFile(path)
-			require.NoError(t, err, "%s: golden file missing; run go test ./viz/draw -run TestExampleGoldens -update", pt.what)
+			require.NoError(t, err, "%s: golden file missing; run go test ./viz/plot -run TestExampleGoldens -update", pt.what)
 			want := decodeRGBA(t, data)
 			n, box := diffPixels(want, got)
 			if n == 0 {
@@ -72,7 +72,7 @@ func TestExampleGoldens(t *testing.T) {
 			}
 			require.NoError(t, os.WriteFile(gotPath, encodePNG(t, got), 0o644))
 			t.Fatalf("%s differs from %s: %d pixels differ within %v (golden %v, got %v); the picture drawn is in %s; "+
-				"regenerate with go test ./viz/draw -run TestExampleGoldens -update if the change is intended",
+				"regenerate with go test ./viz/plot -run TestExampleGoldens -update if the change is intended",
 				pt.what, path, n, box, want.Rect, got.Rect, gotPath)
 		})
 	}

@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -33,10 +33,10 @@ const colorBarWidth = 18
 // go below r and the label right of r, vertically centred.
 func DrawColorBar(dst *image.RGBA, r image.Rectangle, st ColorBarStyle, th *Theme) error {
 	if dst == nil {
-		return fmt.Errorf("draw: colour bar: %w", ErrNilImage)
+		return fmt.Errorf("plot: colour bar: %w", ErrNilImage)
 	}
 	if st.Value == nil {
-		return fmt.Errorf("draw: colour bar: %w: nil value scale", ErrBadArgument)
+		return fmt.Errorf("plot: colour bar: %w: nil value scale", ErrBadArgument)
 	}
 	cm := st.Map
 	if cm == nil {
@@ -58,7 +58,7 @@ func DrawColorBar(dst *image.RGBA, r image.Rectangle, st ColorBarStyle, th *Them
 		pix = st.Value.WithRange(float64(bar.Min.X)+0.5, float64(bar.Max.X)-0.5)
 	}
 	if tooSmall {
-		return fmt.Errorf("draw: colour bar in %v: %w", r, ErrTooSmall)
+		return fmt.Errorf("plot: colour bar in %v: %w", r, ErrTooSmall)
 	}
 	unit := st.Value.WithRange(0, 1)
 	lut := cm.LUT()

@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -97,7 +97,7 @@ const lutMax = 256
 // spaced from t=0 to t=1. It needs at least two stops.
 func NewColorMap(name string, stops []color.RGBA) (*ColorMap, error) {
 	if len(stops) < 2 {
-		return nil, fmt.Errorf("draw: colour map %q: %w: need at least 2 stops, got %d", name, ErrEmptyData, len(stops))
+		return nil, fmt.Errorf("plot: colour map %q: %w: need at least 2 stops, got %d", name, ErrEmptyData, len(stops))
 	}
 	m := &ColorMap{name: name, stops: append([]color.RGBA(nil), stops...)}
 	for i := range m.lut {

@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -23,20 +23,20 @@ type ImageStyle struct {
 // occupies, and fails on a bad size, a length mismatch or a bad value range.
 func DrawImagePanel(dst *image.RGBA, r image.Rectangle, pix []float32, w, h int, st ImageStyle) (image.Rectangle, error) {
 	if dst == nil {
-		return image.Rectangle{}, fmt.Errorf("draw: image panel: %w", ErrNilImage)
+		return image.Rectangle{}, fmt.Errorf("plot: image panel: %w", ErrNilImage)
 	}
 	if w <= 0 || h <= 0 {
-		return image.Rectangle{}, fmt.Errorf("draw: image panel: %w: size %dx%d", ErrEmptyData, w, h)
+		return image.Rectangle{}, fmt.Errorf("plot: image panel: %w: size %dx%d", ErrEmptyData, w, h)
 	}
 	if len(pix) != w*h {
-		return image.Rectangle{}, fmt.Errorf("draw: image panel: %w: %d values for %dx%d", ErrLengthMismatch, len(pix), w, h)
+		return image.Rectangle{}, fmt.Errorf("plot: image panel: %w: %d values for %dx%d", ErrLengthMismatch, len(pix), w, h)
 	}
 	lo, hi := st.Min, st.Max
 	if lo == 0 && hi == 0 {
 		lo, hi = 0, 1
 	}
 	if !finite(lo) || !finite(hi) || lo == hi {
-		return image.Rectangle{}, fmt.Errorf("draw: image panel: %w: value range [%g, %g]", ErrBadDomain, lo, hi)
+		return image.Rectangle{}, fmt.Errorf("plot: image panel: %w: value range [%g, %g]", ErrBadDomain, lo, hi)
 	}
 	cm := st.Map
 	if cm == nil {
@@ -53,7 +53,7 @@ func DrawImagePanel(dst *image.RGBA, r image.Rectangle, pix []float32, w, h int,
 		avail.Max.Y -= capH
 	}
 	if avail.Dx() < 1 || avail.Dy() < 1 {
-		return image.Rectangle{}, fmt.Errorf("draw: image panel in %v: %w", r, ErrTooSmall)
+		return image.Rectangle{}, fmt.Errorf("plot: image panel in %v: %w", r, ErrTooSmall)
 	}
 	zoom := math.Min(float64(avail.Dx())/float64(w), float64(avail.Dy())/float64(h))
 	if zoom >= 1 {

@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -53,7 +53,7 @@ func NiceStep(span float64, target int) float64 {
 // rounded to the step's decimal precision, so 0.1+0.2 shows up as 0.3.
 func LinearTicks(lo, hi float64, target int) ([]float64, float64, error) {
 	if !finite(lo) || !finite(hi) {
-		return nil, 0, fmt.Errorf("draw: ticks for [%g, %g]: %w: not finite", lo, hi, ErrBadDomain)
+		return nil, 0, fmt.Errorf("plot: ticks for [%g, %g]: %w: not finite", lo, hi, ErrBadDomain)
 	}
 	if lo > hi {
 		lo, hi = hi, lo
@@ -63,12 +63,12 @@ func LinearTicks(lo, hi float64, target int) ([]float64, float64, error) {
 	}
 	step := NiceStep(hi-lo, max(target, 1))
 	if step == 0 {
-		return nil, 0, fmt.Errorf("draw: ticks for [%g, %g]: %w: span too large", lo, hi, ErrBadDomain)
+		return nil, 0, fmt.Errorf("plot: ticks for [%g, %g]: %w: span too large", lo, hi, ErrBadDomain)
 	}
 	k0 := math.Ceil(lo/step - 1e-9)
 	k1 := math.Floor(hi/step + 1e-9)
 	if k1-k0 > maxTicks {
-		return nil, 0, fmt.Errorf("draw: ticks for [%g, %g]: %w: too many ticks", lo, hi, ErrBadDomain)
+		return nil, 0, fmt.Errorf("plot: ticks for [%g, %g]: %w: too many ticks", lo, hi, ErrBadDomain)
 	}
 	dec := stepDecimals(step)
 	out := make([]float64, 0, int(k1-k0)+1)

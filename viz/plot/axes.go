@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -53,7 +53,7 @@ type Axes struct {
 // to leave a plot area of at least 16x16 pixels.
 func NewAxes(outer image.Rectangle, x, y Scale, opts AxesOptions) (*Axes, error) {
 	if x == nil || y == nil {
-		return nil, fmt.Errorf("draw: axes: %w: nil scale", ErrBadArgument)
+		return nil, fmt.Errorf("plot: axes: %w: nil scale", ErrBadArgument)
 	}
 	outer = outer.Canon()
 	a := &Axes{Outer: outer, Theme: themeOrDefault(opts.Theme), opts: opts}
@@ -68,7 +68,7 @@ func NewAxes(outer image.Rectangle, x, y Scale, opts AxesOptions) (*Axes, error)
 	}
 	a.fit(x, y, plot)
 	if plot.Dx() < minPlotSize || plot.Dy() < minPlotSize {
-		return nil, fmt.Errorf("draw: axes in %v: %w: plot area %v", outer, ErrTooSmall, plot)
+		return nil, fmt.Errorf("plot: axes in %v: %w: plot area %v", outer, ErrTooSmall, plot)
 	}
 	return a, nil
 }

@@ -1,4 +1,4 @@
-// Package draw holds the deterministic 2-D plotting primitives that the
+// Package plot holds the deterministic 2-D plotting primitives that the
 // fp8lab visualisation scenes are built from.
 //
 // Everything renders into an *image.RGBA with pure Go code (no cgo, no
@@ -32,4 +32,4 @@
 //
 // Colours are color.RGBA values, which are alpha-premultiplied; use
 // [WithAlpha] to make a translucent colour from an opaque one.
-package draw
+package plot

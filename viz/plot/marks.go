@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -76,10 +76,10 @@ func (a *Axes) fillBar(clip *image.RGBA, xa, xb, yBase, yTop float64, st BarStyl
 // share their edge pixel exactly, with no gaps or overlaps.
 func (a *Axes) Histogram(dst *image.RGBA, edges, counts []float64, st BarStyle) error {
 	if len(counts) == 0 {
-		return fmt.Errorf("draw: histogram: %w", ErrEmptyData)
+		return fmt.Errorf("plot: histogram: %w", ErrEmptyData)
 	}
 	if len(edges) != len(counts)+1 {
-		return fmt.Errorf("draw: histogram: %w: %d edges for %d counts (want counts+1)", ErrLengthMismatch, len(edges), len(counts))
+		return fmt.Errorf("plot: histogram: %w: %d edges for %d counts (want counts+1)", ErrLengthMismatch, len(edges), len(counts))
 	}
 	st = st.withDefaults()
 	clip := a.Clip(dst)
@@ -102,7 +102,7 @@ func (a *Axes) Bars(dst *image.RGBA, xs, heights []float64, width float64, st Ba
 		return err
 	}
 	if !(width > 0) || math.IsInf(width, 0) {
-		return fmt.Errorf("draw: bars: %w: width %g", ErrBadArgument, width)
+		return fmt.Errorf("plot: bars: %w: width %g", ErrBadArgument, width)
 	}
 	st = st.withDefaults()
 	clip := a.Clip(dst)

@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -36,10 +36,10 @@ func (a *Axes) lineDefaults(st LineStyle) LineStyle {
 // checkXY validates a pair of coordinate slices.
 func checkXY(what string, xs, ys []float64) error {
 	if len(xs) != len(ys) {
-		return fmt.Errorf("draw: %s: %w: %d x values, %d y values", what, ErrLengthMismatch, len(xs), len(ys))
+		return fmt.Errorf("plot: %s: %w: %d x values, %d y values", what, ErrLengthMismatch, len(xs), len(ys))
 	}
 	if len(xs) == 0 {
-		return fmt.Errorf("draw: %s: %w", what, ErrEmptyData)
+		return fmt.Errorf("plot: %s: %w", what, ErrEmptyData)
 	}
 	return nil
 }
@@ -101,7 +101,7 @@ func (a *Axes) Step(dst *image.RGBA, xs, ys []float64, mode StepMode, st LineSty
 		return err
 	}
 	if mode < StepPost || mode > StepMid {
-		return fmt.Errorf("draw: step: %w: mode %d", ErrBadArgument, mode)
+		return fmt.Errorf("plot: step: %w: mode %d", ErrBadArgument, mode)
 	}
 	st = a.lineDefaults(st)
 	data := a.mapPoints(xs, ys)

@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -59,7 +59,7 @@ type LinearScale struct {
 // lo and hi must be finite and different.
 func NewLinear(lo, hi float64) (LinearScale, error) {
 	if !finite(lo) || !finite(hi) || lo == hi || !finite(hi-lo) {
-		return LinearScale{}, fmt.Errorf("draw: linear scale [%g, %g]: %w", lo, hi, ErrBadDomain)
+		return LinearScale{}, fmt.Errorf("plot: linear scale [%g, %g]: %w", lo, hi, ErrBadDomain)
 	}
 	return LinearScale{lo: lo, hi: hi, p0: 0, p1: 1}, nil
 }
@@ -129,7 +129,7 @@ func NewLog10(lo, hi float64) (LogScale, error) { return newLog(10, lo, hi) }
 
 func newLog(base, lo, hi float64) (LogScale, error) {
 	if !(lo > 0) || !(hi > 0) || !finite(lo) || !finite(hi) || lo == hi {
-		return LogScale{}, fmt.Errorf("draw: log%g scale [%g, %g]: %w: bounds must be positive, finite and different", base, lo, hi, ErrBadDomain)
+		return LogScale{}, fmt.Errorf("plot: log%g scale [%g, %g]: %w: bounds must be positive, finite and different", base, lo, hi, ErrBadDomain)
 	}
 	s := LogScale{base: base, lo: lo, hi: hi, p0: 0, p1: 1}
 	s.llo, s.lhi = s.log(lo), s.log(hi)
@@ -255,7 +255,7 @@ type BandScale struct {
 // empty strings, but there must be at least one).
 func NewBand(labels []string) (BandScale, error) {
 	if len(labels) == 0 {
-		return BandScale{}, fmt.Errorf("draw: band scale: %w: no categories", ErrEmptyData)
+		return BandScale{}, fmt.Errorf("plot: band scale: %w: no categories", ErrEmptyData)
 	}
 	return BandScale{labels: append([]string(nil), labels...), p0: 0, p1: 1}, nil
 }

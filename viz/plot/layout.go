@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ func Inset(r image.Rectangle, d int) image.Rectangle { return UniformInsets(d).A
 // positive, gap is negative, or the cells would be empty.
 func GridCells(r image.Rectangle, rows, cols, gap int) ([]image.Rectangle, error) {
 	if rows <= 0 || cols <= 0 {
-		return nil, fmt.Errorf("draw: grid %dx%d: %w", rows, cols, ErrBadArgument)
+		return nil, fmt.Errorf("plot: grid %dx%d: %w", rows, cols, ErrBadArgument)
 	}
 	ys, err := SplitRows(r, gap, equalWeights(rows)...)
 	if err != nil {
@@ -72,21 +72,21 @@ func equalWeights(n int) []float64 {
 func splitSpan(lo, hi, gap int, weights []float64) ([][2]int, error) {
 	n := len(weights)
 	if n == 0 {
-		return nil, fmt.Errorf("draw: split: %w: no weights", ErrEmptyData)
+		return nil, fmt.Errorf("plot: split: %w: no weights", ErrEmptyData)
 	}
 	if gap < 0 {
-		return nil, fmt.Errorf("draw: split: %w: negative gap %d", ErrBadArgument, gap)
+		return nil, fmt.Errorf("plot: split: %w: negative gap %d", ErrBadArgument, gap)
 	}
 	total := 0.0
 	for _, w := range weights {
 		if !(w > 0) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("draw: split: %w: weight %g", ErrBadArgument, w)
+			return nil, fmt.Errorf("plot: split: %w: weight %g", ErrBadArgument, w)
 		}
 		total += w
 	}
 	avail := hi - lo - gap*(n-1)
 	if avail < n {
-		return nil, fmt.Errorf("draw: split %d px into %d parts with gap %d: %w", hi-lo, n, gap, ErrTooSmall)
+		return nil, fmt.Errorf("plot: split %d px into %d parts with gap %d: %w", hi-lo, n, gap, ErrTooSmall)
 	}
 	out := make([][2]int, n)
 	cum := 0.0

@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -46,12 +46,12 @@ func (st HeatmapStyle) resolve(data [][]float64) (*ColorMap, Scale, error) {
 func checkGrid(data [][]float64) (rows, cols int, err error) {
 	rows = len(data)
 	if rows == 0 || len(data[0]) == 0 {
-		return 0, 0, fmt.Errorf("draw: heatmap: %w", ErrEmptyData)
+		return 0, 0, fmt.Errorf("plot: heatmap: %w", ErrEmptyData)
 	}
 	cols = len(data[0])
 	for i, row := range data {
 		if len(row) != cols {
-			return 0, 0, fmt.Errorf("draw: heatmap: %w: row %d has %d values, row 0 has %d", ErrLengthMismatch, i, len(row), cols)
+			return 0, 0, fmt.Errorf("plot: heatmap: %w: row %d has %d values, row 0 has %d", ErrLengthMismatch, i, len(row), cols)
 		}
 	}
 	return rows, cols, nil
@@ -69,7 +69,7 @@ func ValueRange(data [][]float64) (lo, hi float64, err error) {
 		}
 	}
 	if lo > hi {
-		return 0, 0, fmt.Errorf("draw: value range: %w: no finite values", ErrEmptyData)
+		return 0, 0, fmt.Errorf("plot: value range: %w: no finite values", ErrEmptyData)
 	}
 	return lo, hi, nil
 }
@@ -173,7 +173,7 @@ func copyRowCells(dst, src []uint8, colOf []int) {
 // nil and no value is finite.
 func DrawHeatmap(dst *image.RGBA, r image.Rectangle, data [][]float64, st HeatmapStyle) error {
 	if dst == nil {
-		return fmt.Errorf("draw: heatmap: %w", ErrNilImage)
+		return fmt.Errorf("plot: heatmap: %w", ErrNilImage)
 	}
 	rows, cols, err := checkGrid(data)
 	if err != nil {
@@ -209,7 +209,7 @@ func DrawHeatmap(dst *image.RGBA, r image.Rectangle, data [][]float64, st Heatma
 // is the band of category i.
 func (a *Axes) Heatmap(dst *image.RGBA, data [][]float64, st HeatmapStyle) error {
 	if dst == nil {
-		return fmt.Errorf("draw: heatmap: %w", ErrNilImage)
+		return fmt.Errorf("plot: heatmap: %w", ErrNilImage)
 	}
 	rows, cols, err := checkGrid(data)
 	if err != nil {

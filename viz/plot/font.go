@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -155,11 +155,11 @@ func parsedFont(f Font) (*opentype.Font, error) {
 	}
 	src := f.ttf()
 	if src == nil {
-		return nil, fmt.Errorf("draw: unknown font %v", f)
+		return nil, fmt.Errorf("plot: unknown font %v", f)
 	}
 	p, err := opentype.Parse(src)
 	if err != nil {
-		return nil, fmt.Errorf("draw: parse %v: %w", f, err)
+		return nil, fmt.Errorf("plot: parse %v: %w", f, err)
 	}
 	parsed[f] = p
 	return p, nil
@@ -196,7 +196,7 @@ func faceFor(f Font, size float64) (*cachedFace, error) {
 	}
 	face, err := opentype.NewFace(p, &opentype.FaceOptions{Size: key.size, DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
-		return nil, fmt.Errorf("draw: face %v %.2fpx: %w", f, key.size, err)
+		return nil, fmt.Errorf("plot: face %v %.2fpx: %w", f, key.size, err)
 	}
 	m := face.Metrics()
 	cf := &cachedFace{

@@ -1,4 +1,4 @@
-package draw
+package plot
 
 import (
 	"fmt"
@@ -52,10 +52,10 @@ const (
 // of area, and returns the box. It fails if there are no entries.
 func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []LegendEntry, th *Theme) (image.Rectangle, error) {
 	if dst == nil {
-		return image.Rectangle{}, fmt.Errorf("draw: legend: %w", ErrNilImage)
+		return image.Rectangle{}, fmt.Errorf("plot: legend: %w", ErrNilImage)
 	}
 	if len(entries) == 0 {
-		return image.Rectangle{}, fmt.Errorf("draw: legend: %w: no entries", ErrEmptyData)
+		return image.Rectangle{}, fmt.Errorf("plot: legend: %w: no entries", ErrEmptyData)
 	}
 	t := themeOrDefault(th)
 	ts := t.tickStyle()
