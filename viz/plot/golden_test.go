@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"image"
-	stddraw "image/draw"
+	"image/draw"
 	"image/png"
 	"io"
 	"os"
@@ -145,6 +145,6 @@ func decodeRGBA(t *testing.T, data []byte) *image.RGBA {
 		return rgba
 	}
 	rgba := image.NewRGBA(img.Bounds())
-	stddraw.Draw(rgba, rgba.Rect, img, img.Bounds().Min, stddraw.Src)
+	draw.Draw(rgba, rgba.Rect, img, img.Bounds().Min, draw.Src)
 	return rgba
 }
