@@ -41,6 +41,11 @@ const (
 	MXBlockSize = 32
 	// NVFP4BlockSize is the NVFP4 block size (16 elements along a row).
 	NVFP4BlockSize = 16
+	// MaxBlockSide is the largest block side (BlockRows or BlockCols)
+	// Validate and ParseGranularity accept (2^20). Larger sides would only
+	// make one partial block, and sides near math.MaxInt overflow the block
+	// grid arithmetic.
+	MaxBlockSide = 1 << 20
 )
 
 // Granularity says which elements share a scale. The zero value is
@@ -88,6 +93,9 @@ func Granularities() []Granularity {
 func (g Granularity) Validate() error {
 	bad := func(msg string) error {
 		return fmt.Errorf("%w: %s %s", ErrGranularity, g, msg)
+	}
+	if g.BlockRows > MaxBlockSide || g.BlockCols > MaxBlockSide {
+		return fmt.Errorf("%w: block %d×%d has a side above %d", ErrGranularity, g.BlockRows, g.BlockCols, MaxBlockSide)
 	}
 	switch g.Kind {
 	case KindTensor, KindRow, KindCol:
@@ -234,10 +242,10 @@ func ParseGranularity(s string) (Granularity, error) {
 	return Granularity{}, unknown
 }
 
-// parseSize reads a block side: a decimal integer in 1..1<<20.
+// parseSize reads a block side: a decimal integer in 1..MaxBlockSide.
 func parseSize(s string) (int, error) {
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > 1<<20 || strings.HasPrefix(s, "+") {
+	if err != nil || n < 1 || n > MaxBlockSide || strings.HasPrefix(s, "+") {
 		return 0, fmt.Errorf("%w: block size %q", ErrGranularity, s)
 	}
 	return n, nil
