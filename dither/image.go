@@ -102,10 +102,11 @@ func (g *Gray) Clone() *Gray {
 	return &Gray{width: g.width, height: g.height, pix: append([]float32(nil), g.pix...)}
 }
 
-// checkImage reports a nil image or its first NaN or infinite pixel.
+// checkImage reports a nil or empty image (such as a zero-value Gray) or
+// its first NaN or infinite pixel.
 func (g *Gray) checkImage() error {
-	if g == nil {
-		return fmt.Errorf("%w: nil image", ErrInvalidArgument)
+	if err := g.checkShape(); err != nil {
+		return err
 	}
 	for i, v := range g.pix {
 		if v != v || v > math.MaxFloat32 || v < -math.MaxFloat32 {
@@ -115,36 +116,69 @@ func (g *Gray) checkImage() error {
 	return nil
 }
 
+// DefaultMaxLoadPixels is the largest image LoadGray decodes (16
+// megapixels, 4096×4096): the size is read from the file's header first, so
+// a small file that claims a huge image is refused before anything is
+// decoded. LoadGrayLimit takes another limit, up to MaxPixels.
+const DefaultMaxLoadPixels = 1 << 24
+
+// checkShape reports a nil image, or one whose size is empty (a zero-value
+// Gray) or does not match its pixels.
+func (g *Gray) checkShape() error {
+	if g == nil {
+		return fmt.Errorf("%w: nil image", ErrInvalidArgument)
+	}
+	if g.width < 1 || g.height < 1 || len(g.pix) != g.width*g.height {
+		return fmt.Errorf("%w: empty image (%dx%d); make images with NewGray, GrayFromPixels or LoadGray", ErrInvalidArgument, g.width, g.height)
+	}
+	return nil
+}
+
 // LoadGray decodes a PNG or JPEG image and converts it to luminance in
 // [0, 1]: Y = 0.299 R + 0.587 G + 0.114 B on the stored (gamma-encoded)
 // 16-bit channel values, the rule of image/color's GrayModel, with the
-// image composited over black where it is transparent.
+// image composited over black where it is transparent. Images over
+// DefaultMaxLoadPixels pixels are refused with ErrInvalidArgument.
 func LoadGray(r io.Reader) (*Gray, error) {
+	return LoadGrayLimit(r, DefaultMaxLoadPixels)
+}
+
+// LoadGrayLimit is LoadGray with a limit on the number of pixels, 1 to
+// MaxPixels. It reads the image's header first and refuses a larger image
+// before decoding it, and reads at most MaxFileBytes.
+func LoadGrayLimit(r io.Reader, maxPixels int) (*Gray, error) {
 	if r == nil {
 		return nil, fmt.Errorf("%w: nil reader", ErrInvalidArgument)
 	}
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("dither: reading image: %w", err)
+	if maxPixels < 1 || maxPixels > MaxPixels {
+		return nil, fmt.Errorf("%w: pixel limit %d outside 1..%d", ErrInvalidArgument, maxPixels, MaxPixels)
 	}
-	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("%w: image file over %d bytes", ErrInvalidArgument, MaxFileBytes)
-	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	lr := &io.LimitedReader{R: r, N: MaxFileBytes + 1}
+	var head bytes.Buffer // the bytes DecodeConfig consumed, replayed to Decode
+	cfg, _, err := image.DecodeConfig(io.TeeReader(lr, &head))
 	if err != nil {
 		return nil, fmt.Errorf("dither: decoding image: %w", err)
 	}
-	if err := checkSize(cfg.Width, cfg.Height); err != nil {
-		return nil, err
+	if cfg.Width < 1 || cfg.Height < 1 {
+		return nil, fmt.Errorf("%w: image size %dx%d is empty", ErrInvalidArgument, cfg.Width, cfg.Height)
 	}
-	img, _, err := image.Decode(bytes.NewReader(data))
+	if cfg.Width > maxPixels || cfg.Height > maxPixels || cfg.Width*cfg.Height > maxPixels {
+		return nil, fmt.Errorf("%w: image size %dx%d is over the limit of %d pixels", ErrInvalidArgument, cfg.Width, cfg.Height, maxPixels)
+	}
+	img, _, err := image.Decode(io.MultiReader(&head, lr))
+	if lr.N <= 0 {
+		return nil, fmt.Errorf("%w: image file over %d bytes", ErrInvalidArgument, MaxFileBytes)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("dither: decoding image: %w", err)
 	}
 	return FromImage(img)
 }
 
-// FromImage converts any image to luminance as LoadGray does.
+// FromImage converts any image to luminance as LoadGray does. The image
+// types of the standard decoders (Gray, Gray16, RGBA, NRGBA, RGBA64,
+// NRGBA64, YCbCr, Paletted) are read directly from their pixel buffers. A
+// paletted image with an index outside its palette is an error.
 func FromImage(img image.Image) (*Gray, error) {
 	if img == nil {
 		return nil, fmt.Errorf("%w: nil image", ErrInvalidArgument)
@@ -154,23 +188,47 @@ func FromImage(img image.Image) (*Gray, error) {
 	if err != nil {
 		return nil, err
 	}
-	if gi, ok := img.(*image.Gray); ok {
-		for y := 0; y < g.height; y++ {
-			row := gi.Pix[y*gi.Stride:] // b is gi.Rect: row y of the image
-			for x := 0; x < g.width; x++ {
-				g.pix[y*g.width+x] = float32(row[x]) / 255
-			}
-		}
+	if fillFast(g, img) {
 		return g, nil
+	}
+	if p, ok := img.(*image.Paletted); ok {
+		return g, fromPaletted(g, p)
 	}
 	i := 0
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			g.pix[i] = luminance(img.At(x, y))
+			c := img.At(x, y)
+			if c == nil {
+				return nil, fmt.Errorf("%w: image has no color at (%d, %d)", ErrInvalidArgument, x, y)
+			}
+			g.pix[i] = luminance(c)
 			i++
 		}
 	}
 	return g, nil
+}
+
+// fromPaletted converts a paletted image, refusing indices outside the
+// palette (image.Paletted.At would panic on them).
+func fromPaletted(g *Gray, p *image.Paletted) error {
+	lum := make([]float32, len(p.Palette))
+	for i, c := range p.Palette {
+		if c == nil {
+			return fmt.Errorf("%w: palette entry %d is nil", ErrInvalidArgument, i)
+		}
+		lum[i] = luminance(c)
+	}
+	for y := 0; y < g.height; y++ {
+		row := p.Pix[y*p.Stride : y*p.Stride+g.width]
+		for x, idx := range row {
+			if int(idx) >= len(lum) {
+				return fmt.Errorf("%w: pixel (%d, %d) uses color %d of a %d-color palette",
+					ErrInvalidArgument, p.Rect.Min.X+x, p.Rect.Min.Y+y, idx, len(lum))
+			}
+			g.pix[y*g.width+x] = lum[idx]
+		}
+	}
+	return nil
 }
 
 // luminance returns the Rec. 601 luma of c in [0, 1].
@@ -178,8 +236,14 @@ func luminance(c color.Color) float32 {
 	if gc, ok := c.(color.Gray); ok {
 		return float32(gc.Y) / 255
 	}
-	r, g, b, _ := c.RGBA()                          // premultiplied: transparent is over black
-	y := (19595*r + 38470*g + 7471*b + 1<<15) >> 16 // image/color's weights
+	r, g, b, _ := c.RGBA() // premultiplied: transparent is over black
+	return luma16(r, g, b)
+}
+
+// luma16 is image/color's GrayModel on 16-bit premultiplied channels,
+// scaled to [0, 1].
+func luma16(r, g, b uint32) float32 {
+	y := (19595*r + 38470*g + 7471*b + 1<<15) >> 16
 	return float32(y) / 0xFFFF
 }
 
@@ -210,8 +274,11 @@ func to8(v float32) uint8 {
 
 // EncodePNG writes the image as an 8-bit grayscale PNG (see ToImage).
 func (g *Gray) EncodePNG(w io.Writer) error {
-	if g == nil || w == nil {
-		return fmt.Errorf("%w: nil image or writer", ErrInvalidArgument)
+	if w == nil {
+		return fmt.Errorf("%w: nil writer", ErrInvalidArgument)
+	}
+	if err := g.checkShape(); err != nil {
+		return err
 	}
 	return png.Encode(w, g.ToImage())
 }

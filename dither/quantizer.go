@@ -178,6 +178,14 @@ func (q *Quantizer) buildBuckets() {
 	}
 }
 
+// check reports a nil or zero-value Quantizer, which has no levels.
+func (q *Quantizer) check() error {
+	if q == nil || len(q.levels) == 0 {
+		return fmt.Errorf("%w: Quantizer not made by NewQuantizer", ErrInvalidArgument)
+	}
+	return nil
+}
+
 // Options returns the options with their defaults filled in.
 func (q *Quantizer) Options() Options { return q.opts }
 
@@ -199,6 +207,9 @@ func Dither(img *Gray, opts Options) (*Gray, error) {
 // deterministic: their frames are all equal, so their mean is one frame.
 // Pixels are clamped to [0, 1]; a NaN or infinite pixel is an error.
 func (q *Quantizer) Dither(img *Gray) (*Gray, error) {
+	if err := q.check(); err != nil {
+		return nil, err
+	}
 	if err := img.checkImage(); err != nil {
 		return nil, err
 	}
@@ -226,10 +237,13 @@ func (q *Quantizer) Dither(img *Gray) (*Gray, error) {
 // ignore it. It is the per-frame step of an animation and allocates only
 // row buffers. Options.Frames is not used.
 func (q *Quantizer) Frame(dst, src *Gray, frame uint64) error {
+	if err := q.check(); err != nil {
+		return err
+	}
 	if err := src.checkImage(); err != nil {
 		return err
 	}
-	if dst == nil || dst.width != src.width || dst.height != src.height {
+	if dst.checkShape() != nil || dst.width != src.width || dst.height != src.height {
 		return fmt.Errorf("%w: dst must be a %dx%d image", ErrInvalidArgument, src.width, src.height)
 	}
 	q.frame(dst.pix, src.pix, src.width, frame)
