@@ -138,7 +138,7 @@ func (s *delayedScene) Facts() map[string]string {
 // Click implements Scene.
 func (s *delayedScene) Click(x, y, w, h int) bool {
 	if s.size != image.Pt(w, h) || s.axes == nil {
-		if s.Render(image.NewRGBA(image.Rect(0, 0, w, h))) != nil {
+		if s.Render(canvas(w, h)) != nil {
 			return false
 		}
 	}

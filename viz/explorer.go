@@ -353,7 +353,7 @@ func fieldOf(sp fp8.Spec, b int) int {
 // Click implements Scene.
 func (s *explorer) Click(x, y, w, h int) bool {
 	if s.size != image.Pt(w, h) {
-		if s.Render(image.NewRGBA(image.Rect(0, 0, w, h))) != nil {
+		if s.Render(canvas(w, h)) != nil {
 			return false
 		}
 	}

@@ -21,8 +21,8 @@ const (
 // begin checks dst, clears it and draws the title bar; it returns the style
 // and the body of the picture below the bar, inset by a margin.
 func begin(dst *image.RGBA, title, subtitle string) (style, image.Rectangle, error) {
-	if dst == nil {
-		return style{}, image.Rectangle{}, fmt.Errorf("viz: render: nil image")
+	if err := checkCanvas(dst); err != nil {
+		return style{}, image.Rectangle{}, err
 	}
 	b := dst.Bounds()
 	st := newStyle(b.Dx(), b.Dy())

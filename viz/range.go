@@ -152,7 +152,7 @@ func (s *rangeScene) focus() int {
 // Click implements Scene.
 func (s *rangeScene) Click(x, y, w, h int) bool {
 	if s.size != image.Pt(w, h) {
-		if s.Render(image.NewRGBA(image.Rect(0, 0, w, h))) != nil {
+		if s.Render(canvas(w, h)) != nil {
 			return false
 		}
 	}

@@ -7,7 +7,9 @@ import (
 	"io"
 )
 
-// MaxRenderSize bounds each side of a rendered picture.
+// MaxRenderSize bounds each side of a rendered picture (8192 pixels, a
+// 256 MB RGBA image): Render, Scene.Render and Scene.Click refuse larger
+// sizes with an error instead of allocating them.
 const MaxRenderSize = 8192
 
 // Render makes a fresh scene called name, applies params (name=value, in

@@ -232,7 +232,7 @@ func (s *windowScene) Facts() map[string]string {
 // Click implements Scene.
 func (s *windowScene) Click(x, y, w, h int) bool {
 	if s.size != image.Pt(w, h) || s.hx == nil {
-		if s.Render(image.NewRGBA(image.Rect(0, 0, w, h))) != nil {
+		if s.Render(canvas(w, h)) != nil {
 			return false
 		}
 	}
