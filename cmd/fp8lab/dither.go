@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/cmdline"
+	"github.com/fp8lab/fp8lab/internal/outfile"
 )
 
 func init() {
@@ -24,13 +26,17 @@ func runDither(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	rbits := fs.Int("rbits", 0, "random bits per pixel, 1..32 (0: the package default)")
 	in := fs.String("i", "", "input PNG or JPEG (default: the built-in mystery image)")
 	size := fs.Int("size", 512, "size of the mystery image when no -i is given")
-	out := fs.String("o", "", "output PNG (required)")
+	out := fs.String("o", "", "output PNG (required; '-' for stdout)")
+	maxPixels := fs.Int("max-pixels", dither.DefaultMaxLoadPixels, fmt.Sprintf("refuse -i images with more pixels than this (at most %d)", dither.MaxPixels))
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 || *out == "" {
 		return cmdline.Usagef("dither needs -o out.png and no positional arguments")
+	}
+	if err := outfile.Check(*out); err != nil {
+		return err
 	}
 	method, err := dither.ParseMethod(*methodName)
 	if err != nil {
@@ -57,7 +63,7 @@ func runDither(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		img, err = dither.LoadGray(file)
+		img, err = dither.LoadGrayLimit(file, *maxPixels)
 		file.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", *in, err)
@@ -73,32 +79,19 @@ func runDither(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Write to a temporary file first so a failure leaves no half-written PNG.
-	tmp, err := os.CreateTemp(dirOf(*out), ".fp8lab-dither-*.png")
-	if err != nil {
+	var buf bytes.Buffer
+	if err := res.EncodePNG(&buf); err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if err := res.EncodePNG(tmp); err != nil {
-		tmp.Close()
+	if err := outfile.Write(*out, stdout, buf.Bytes()); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), *out); err != nil {
-		return err
+	if *out == outfile.Stdout {
+		fmt.Fprintf(stderr, "wrote %dx%d, %s, %d frame(s): PSNR %.2f dB against the original\n",
+			res.Width(), res.Height(), *methodName, max(opts.Frames, 1), psnr)
+		return nil
 	}
 	fmt.Fprintf(stdout, "wrote %s (%dx%d, %s, %d frame(s)): PSNR %.2f dB against the original\n",
 		*out, res.Width(), res.Height(), *methodName, max(opts.Frames, 1), psnr)
 	return nil
-}
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if os.IsPathSeparator(path[i]) {
-			return path[:i+1]
-		}
-	}
-	return "."
 }

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/fp8lab/fp8lab/internal/cmdline"
+	"github.com/fp8lab/fp8lab/internal/outfile"
 	"github.com/fp8lab/fp8lab/viz"
 )
 
@@ -116,6 +116,11 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *out == "-" && *asJSON {
 		return cmdline.Usagef("-o - and --json both write to stdout; pick one")
 	}
+	if *out != "" {
+		if err := outfile.Check(*out); err != nil {
+			return err
+		}
+	}
 	scene, img, err := viz.Render(pos[0], params, *width, *height)
 	if err != nil {
 		return err
@@ -125,11 +130,7 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if err := viz.WritePNG(&buf, img); err != nil {
 			return err
 		}
-		if *out == "-" {
-			if _, err := stdout.Write(buf.Bytes()); err != nil {
-				return err
-			}
-		} else if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		if err := outfile.Write(*out, stdout, buf.Bytes()); err != nil {
 			return err
 		}
 	}

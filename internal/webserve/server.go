@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fp8lab/fp8lab/internal/outfile"
 )
 
 // DefaultAddr is where the playground listens unless told otherwise: the
@@ -112,33 +114,9 @@ func (s *Site) Export(dir string) ([]string, error) {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return nil, err
 		}
-		if err := writeFile(dst, s.files[name].data); err != nil {
+		if err := outfile.WriteFile(dst, s.files[name].data); err != nil {
 			return nil, err
 		}
 	}
 	return names, nil
-}
-
-// writeFile writes data through a temporary file and a rename, so a reader
-// never sees half a file.
-func writeFile(dst string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".fp8lab-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), dst)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp.Name())
-	}
-	return werr
 }
