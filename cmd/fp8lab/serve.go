@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -57,25 +58,31 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	defer ln.Close()
 
-	var s *webserve.Site
+	var h http.Handler
 	if *dir != "" {
-		s, err = exportedSite(*dir)
+		d, err := exportedSite(*dir)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		h = d
 	} else {
-		s, err = playground(ctx, stderr)
+		s, err := playground(ctx, stderr)
+		if err != nil {
+			return err
+		}
+		go s.Warm()
+		h = s
 	}
-	if err != nil {
-		return err
-	}
-	go s.Warm()
 
 	url := webserve.URL(ln.Addr())
 	fmt.Fprintf(stdout, "fp8lab playground: %s\n", url)
-	if webserve.Exposed(ln.Addr()) {
-		fmt.Fprintf(stdout, "warning: listening on %s, so other machines on the network can open it\n", ln.Addr())
+	if w := webserve.ExposureWarning(ln.Addr()); w != "" {
+		fmt.Fprintln(stdout, w)
 	}
 	fmt.Fprintln(stdout, "Press Ctrl+C to stop.")
 	serveStarted(url)
-	if err := webserve.Serve(ctx, ln, s); err != nil {
+	if err := webserve.Serve(ctx, ln, h); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "fp8lab playground: stopped")
@@ -107,16 +114,18 @@ func playground(ctx context.Context, progress io.Writer) (*webserve.Site, error)
 	return s, nil
 }
 
-// exportedSite loads a folder written by fp8lab site.
-func exportedSite(dir string) (*webserve.Site, error) {
-	s, err := webserve.New(os.DirFS(dir))
+// exportedSite opens a folder written by fp8lab site, checking first that
+// it holds the site's files; the files are read from disk when requested.
+func exportedSite(dir string) (*webserve.Dir, error) {
+	d, err := webserve.OpenDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s is not an fp8lab site: %w", dir, err)
 	}
 	for _, name := range playgroundFiles {
-		if !s.Has(name) {
+		if !d.Has(name) {
+			d.Close()
 			return nil, fmt.Errorf("%s has no %s: write the site with fp8lab site -o %s", dir, name, dir)
 		}
 	}
-	return s, nil
+	return d, nil
 }

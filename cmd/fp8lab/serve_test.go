@@ -133,7 +133,7 @@ func TestServeDirOnLoopback(t *testing.T) {
 	for _, p := range []string{"../go.mod", "..%2fgo.mod", "js/../../go.mod", "nothing.html"} {
 		conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(u, "/"), "http://"))
 		require.NoError(t, err)
-		_, err = io.WriteString(conn, "GET /"+p+" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+		_, err = io.WriteString(conn, "GET /"+p+" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
 		require.NoError(t, err)
 		reply, _ := io.ReadAll(conn)
 		conn.Close()

@@ -73,14 +73,60 @@ func Exposed(a net.Addr) bool {
 	return ok && !tcp.IP.IsLoopback()
 }
 
-// Serve serves h on ln until ctx is done, then shuts down gracefully, giving
-// open requests up to five seconds. It returns nil after a shutdown asked for
-// by ctx.
+// ExposureWarning returns the warning to print for a listener that other
+// machines can reach, or "" for a loopback one. A wildcard listener says
+// which protocols it takes: Go listens on "0.0.0.0:8080" and ":8080" with
+// one dual-stack IPv6 socket where the system has IPv6, which accepts IPv6
+// connections as well as IPv4 ones.
+func ExposureWarning(a net.Addr) string {
+	if !Exposed(a) {
+		return ""
+	}
+	tcp, ok := a.(*net.TCPAddr)
+	if ok && tcp.IP.IsUnspecified() {
+		which := "IPv4 only"
+		if tcp.IP.To4() == nil {
+			which = "IPv4 and IPv6"
+		}
+		return fmt.Sprintf("warning: listening on every network interface (%s, port %d), so other machines on the network can open it; "+
+			"--addr 127.0.0.1:%d keeps it on this machine", which, tcp.Port, tcp.Port)
+	}
+	return fmt.Sprintf("warning: listening on %s, so other machines on the network can open it", a)
+}
+
+// Server limits. A client that sends its headers slowly, or stops reading
+// the response, loses its connection instead of holding it (and the buffer
+// of a large file) for ever; Serve waits shutdownGrace for open requests
+// when it is stopped, then closes what is left.
+var (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 2 * time.Minute // a 10 MB module on a slow workshop network
+	idleTimeout       = 2 * time.Minute
+	shutdownGrace     = 3 * time.Second
+)
+
+// maxHeaderBytes bounds a request's header (the site needs a few hundred
+// bytes).
+const maxHeaderBytes = 64 << 10
+
+// Serve serves h on ln until ctx is done, then shuts down, giving open
+// requests a few seconds before closing their connections. It returns nil
+// after a shutdown asked for by ctx. Connections have read, write and idle
+// timeouts. On a loopback listener, requests whose Host header is not a
+// loopback name or address get 421 Misdirected Request: a page on another
+// site that rebinds its DNS name to 127.0.0.1 cannot read the playground.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+	if !Exposed(ln.Addr()) {
+		h = loopbackHosts(h)
+	}
 	srv := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -88,14 +134,46 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
-		err := srv.Shutdown(sctx)
-		if e := <-errc; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
-			err = e
+		if srv.Shutdown(sctx) != nil {
+			_ = srv.Close() // requests still open after the grace period
 		}
-		return err
+		if e := <-errc; e != nil && !errors.Is(e, http.ErrServerClosed) {
+			return e
+		}
+		return nil
 	}
+}
+
+// loopbackHosts answers 421 to requests whose Host is not "localhost" (or a
+// name under .localhost, which browsers resolve to loopback themselves) or
+// a loopback IP address.
+func loopbackHosts(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host) {
+			SetHeaders(w.Header())
+			http.Error(w, fmt.Sprintf("fp8lab answers only requests for localhost, 127.0.0.1 or [::1], not Host %q", r.Host),
+				http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost reports whether a Host header names this machine.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	} else {
+		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Export writes every file of the site under dir, creating folders as

@@ -1,8 +1,10 @@
 // Package webserve serves the fp8lab playground: a fixed set of static files
-// held in memory, each with its MIME type, an ETag, a restrictive
-// Content-Security-Policy and, for text and WebAssembly, a gzip copy made once.
-// Only the files it was given are served: any other path, including every
-// path-traversal attempt, is a 404.
+// held in memory (Site) or a folder read lazily from disk (Dir), each file
+// with its MIME type, an ETag, a restrictive Content-Security-Policy and,
+// for text and WebAssembly, a gzip copy made once. Only the files it was
+// given are served: any other path, including every path-traversal
+// attempt, is a 404. Serve adds timeouts and, on a loopback address, a Host
+// check against DNS rebinding.
 package webserve
 
 import (
@@ -199,19 +201,29 @@ func (s *Site) Warm() {
 // their index.html. Paths with "..", "." or empty segments, backslashes or
 // NUL bytes match nothing.
 func (s *Site) lookup(p string) *file {
-	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\\\x00") {
+	name, ok := requestName(p)
+	if !ok {
 		return nil
 	}
-	name := strings.TrimPrefix(p, "/")
+	return s.files[name]
+}
+
+// requestName maps a request path to a file name as lookup describes; ok
+// is false for paths that match nothing.
+func requestName(p string) (name string, ok bool) {
+	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\\\x00") {
+		return "", false
+	}
+	name = strings.TrimPrefix(p, "/")
 	if name == "" || strings.HasSuffix(name, "/") {
 		name += "index.html"
 	}
 	for _, seg := range strings.Split(name, "/") {
 		if seg == "" || seg == "." || seg == ".." {
-			return nil
+			return "", false
 		}
 	}
-	return s.files[name]
+	return name, true
 }
 
 // SetHeaders adds the security headers every response carries.
