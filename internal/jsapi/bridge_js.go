@@ -37,7 +37,7 @@ func get(v js.Value, key any) js.Value {
 // length reads v.length safely as an int.
 func length(v js.Value) (int, error) {
 	l := get(v, "length")
-	if l.Type() != js.TypeNumber || l.Float() < 0 || l.Float() != math.Trunc(l.Float()) || l.Float() > math.MaxInt32 {
+	if typeOf(l) != js.TypeNumber || l.Float() < 0 || l.Float() != math.Trunc(l.Float()) || l.Float() > math.MaxInt32 {
 		return 0, fmt.Errorf("bad length")
 	}
 	return l.Int(), nil
@@ -55,6 +55,8 @@ func export(obj js.Value, name string, f fn) {
 				msg := fmt.Sprintf("internal error: %v", r)
 				if e, ok := r.(js.Error); ok { // an exception thrown by the caller's objects
 					msg = e.Error()
+				} else if fmt.Sprint(r) == "bad type flag" { // a BigInt reached js.Value.Type
+					msg = "an argument is a BigInt: " + errBigInt
 				}
 				result = jsError.New("fp8lab." + name + ": " + msg)
 			}
@@ -111,10 +113,34 @@ func ReadyError(err error) {
 	}
 }
 
+// typeBigInt is what typeOf returns for a BigInt, the one JavaScript type
+// syscall/js does not know: js.Value.Type panics on it with "bad type flag".
+const typeBigInt js.Type = -1
+
+// typeOf is v.Type() that returns typeBigInt for a BigInt instead of
+// panicking.
+func typeOf(v js.Value) (t js.Type) {
+	defer func() {
+		if recover() != nil {
+			t = typeBigInt
+		}
+	}()
+	return v.Type()
+}
+
+// errBigInt is the message for a BigInt where a number is needed.
+const errBigInt = "BigInt is not supported, pass a Number"
+
+// jsString converts any value with JavaScript's String(v) (BigInts have no
+// methods callable through syscall/js).
+var jsString = js.Global().Get("String")
+
 // kind names a JavaScript value's type as Object.prototype.toString does
 // ("Float32Array", "Array", "Number"...), which works across frames.
 func kind(v js.Value) string {
-	switch v.Type() {
+	switch typeOf(v) {
+	case typeBigInt:
+		return "BigInt"
 	case js.TypeUndefined:
 		return "undefined"
 	case js.TypeNull:
@@ -147,7 +173,7 @@ func arg(args []js.Value, i int) js.Value {
 // argString reads argument i as a string.
 func argString(args []js.Value, i int, name string) (string, error) {
 	v := arg(args, i)
-	if v.Type() != js.TypeString || isNegZero(v) {
+	if typeOf(v) != js.TypeString || isNegZero(v) {
 		return "", fmt.Errorf("argument %d (%s) must be a string, got %s", i+1, name, kind(v))
 	}
 	return v.String(), nil
@@ -155,7 +181,7 @@ func argString(args []js.Value, i int, name string) (string, error) {
 
 // isNegZero reports whether v is the loader's stand-in for -0 (see NegZero).
 func isNegZero(v js.Value) bool {
-	return v.Type() == js.TypeString && v.String() == NegZero
+	return typeOf(v) == js.TypeString && v.String() == NegZero
 }
 
 // argNumber reads argument i as a number (NaN, ±Infinity and -0 allowed).
@@ -164,10 +190,13 @@ func argNumber(args []js.Value, i int, name string) (float64, error) {
 	if isNegZero(v) {
 		return math.Copysign(0, -1), nil
 	}
-	if v.Type() != js.TypeNumber {
-		return 0, fmt.Errorf("argument %d (%s) must be a number, got %s", i+1, name, kind(v))
+	switch typeOf(v) {
+	case js.TypeNumber:
+		return v.Float(), nil
+	case typeBigInt:
+		return 0, fmt.Errorf("argument %d (%s): %s", i+1, name, errBigInt)
 	}
-	return v.Float(), nil
+	return 0, fmt.Errorf("argument %d (%s) must be a number, got %s", i+1, name, kind(v))
 }
 
 // argInt reads argument i as an integer in [lo, hi].
@@ -182,16 +211,19 @@ func argInt(args []js.Value, i int, name string, lo, hi int) (int, error) {
 	return int(f), nil
 }
 
-// argUint64 reads argument i as a seed-like integer (number or string).
+// argUint64 reads argument i as a seed-like integer (number, string or
+// BigInt, the one place a BigInt is accepted).
 func argUint64(args []js.Value, i int, name string) (uint64, error) {
 	v := arg(args, i)
-	switch v.Type() {
+	switch typeOf(v) {
 	case js.TypeNumber:
 		return ToUint64(fmt.Sprintf("argument %d (%s)", i+1, name), v.Float())
 	case js.TypeString:
 		return ToUint64(fmt.Sprintf("argument %d (%s)", i+1, name), v.String())
+	case typeBigInt:
+		return ToUint64(fmt.Sprintf("argument %d (%s)", i+1, name), BigInt(jsString.Invoke(v).String()))
 	}
-	return 0, fmt.Errorf("argument %d (%s) must be an integer or a string, got %s", i+1, name, kind(v))
+	return 0, fmt.Errorf("argument %d (%s) must be an integer, a string or a BigInt, got %s", i+1, name, kind(v))
 }
 
 // argOpts reads argument i as an options object (undefined or null: none),
@@ -199,17 +231,19 @@ func argUint64(args []js.Value, i int, name string) (uint64, error) {
 func argOpts(args []js.Value, i int, allowed ...string) (Opts, error) {
 	v := arg(args, i)
 	o := Opts{}
-	if v.Type() == js.TypeUndefined || v.Type() == js.TypeNull {
+	if t := typeOf(v); t == js.TypeUndefined || t == js.TypeNull {
 		return o, nil
 	}
-	if v.Type() != js.TypeObject || kind(v) != "Object" {
+	if typeOf(v) != js.TypeObject || kind(v) != "Object" {
 		return nil, fmt.Errorf("argument %d (options) must be an object, got %s", i+1, kind(v))
 	}
 	keys := jsObject.Call("keys", v)
 	for j := 0; j < keys.Length(); j++ {
 		k := keys.Index(j).String()
 		p := get(v, k)
-		switch p.Type() {
+		switch typeOf(p) {
+		case typeBigInt: // kept for the seed options, reported by the others
+			o[k] = BigInt(jsString.Invoke(p).String())
 		case js.TypeNumber:
 			o[k] = p.Float()
 		case js.TypeString:
@@ -241,6 +275,8 @@ func argParams(args []js.Value, i int) (map[string]string, error) {
 			out[k] = fmt.Sprint(x)
 		case float64:
 			out[k] = fmt.Sprint(x)
+		case BigInt:
+			out[k] = string(x)
 		}
 	}
 	return out, nil
@@ -316,7 +352,7 @@ func (n numbers) float32s() []float32 {
 // unlike single values, keeps the sign of -0).
 func argNumbers(args []js.Value, i int, name string) (numbers, error) {
 	v := arg(args, i)
-	if v.Type() == js.TypeNumber || isNegZero(v) {
+	if t := typeOf(v); t == js.TypeNumber || t == typeBigInt || isNegZero(v) {
 		x, err := argNumber(args, i, name)
 		return numbers{f64: []float64{x}, single: true}, err
 	}
@@ -340,7 +376,10 @@ func argNumbers(args []js.Value, i int, name string) (numbers, error) {
 		return numbers{f32: out}, nil
 	case "Array":
 		for j := 0; j < n; j++ {
-			if e := get(v, j); e.Type() != js.TypeNumber {
+			if e := get(v, j); typeOf(e) != js.TypeNumber {
+				if typeOf(e) == typeBigInt {
+					return numbers{}, fmt.Errorf("argument %d (%s): element %d: %s", i+1, name, j, errBigInt)
+				}
 				return numbers{}, fmt.Errorf("argument %d (%s): element %d must be a number, got %s", i+1, name, j, kind(e))
 			}
 		}
@@ -354,7 +393,7 @@ func argNumbers(args []js.Value, i int, name string) (numbers, error) {
 // argFloat32s reads argument i as a Float32Array, Float64Array or Array of
 // numbers, as float32 values.
 func argFloat32s(args []js.Value, i int, name string) ([]float32, error) {
-	if arg(args, i).Type() == js.TypeNumber {
+	if typeOf(arg(args, i)) == js.TypeNumber {
 		return nil, fmt.Errorf("argument %d (%s) must be a Float32Array, Float64Array or Array of numbers, got number", i+1, name)
 	}
 	n, err := argNumbers(args, i, name)
@@ -368,7 +407,7 @@ func argFloat32s(args []js.Value, i int, name string) ([]float32, error) {
 // Array of codes.
 func argCodes(args []js.Value, i int, name string) (codes []uint8, single bool, err error) {
 	v := arg(args, i)
-	if v.Type() == js.TypeNumber {
+	if t := typeOf(v); t == js.TypeNumber || t == typeBigInt {
 		c, err := argInt(args, i, name, 0, 255)
 		return []uint8{uint8(c)}, true, err
 	}
@@ -396,10 +435,13 @@ func argCodes(args []js.Value, i int, name string) (codes []uint8, single bool, 
 		out := make([]uint8, n)
 		for j := range out {
 			e := get(v, j)
-			if e.Type() != js.TypeNumber || e.Float() != math.Trunc(e.Float()) || e.Float() < 0 || e.Float() > 255 {
+			if typeOf(e) != js.TypeNumber || e.Float() != math.Trunc(e.Float()) || e.Float() < 0 || e.Float() > 255 {
 				got := kind(e)
-				if e.Type() == js.TypeNumber {
+				switch typeOf(e) {
+				case js.TypeNumber:
 					got = fmt.Sprint(e.Float())
+				case typeBigInt:
+					return nil, false, fmt.Errorf("argument %d (%s): element %d: %s", i+1, name, j, errBigInt)
 				}
 				return nil, false, fmt.Errorf("argument %d (%s): element %d must be an integer in [0, 255], got %s", i+1, name, j, got)
 			}

@@ -197,6 +197,7 @@ func TestCoreModuleInNode(t *testing.T) {
 	cases = append(cases, sceneCases(t)...)
 	cases = append(cases, negativeZeroCases()...)
 	cases = append(cases, robustnessCases()...)
+	cases = append(cases, typeCases()...)
 	// Every function must be exercised by some case.
 	all := append(append(append([]string{}, coreFunctionsForTest()...), sceneFunctionsForTest()...), liveFunctionsForTest()...)
 	for _, name := range all {

@@ -39,8 +39,14 @@ const MaxElements = 1 << 26
 const NegZero = "fp8lab:-0"
 
 // Opts is a JavaScript options object decoded to Go values: each property is
-// a float64, a string or a bool.
+// a float64, a string, a bool or a BigInt.
 type Opts map[string]any
+
+// BigInt is a JavaScript BigInt argument or option, as its decimal digits
+// (String(v)). Only the 64-bit integers (seeds, streams: Uint64, ToUint64)
+// accept it; everywhere else it is reported as an error asking for a
+// Number.
+type BigInt string
 
 // Check returns an error naming the first property (in sorted order) that
 // is not one of allowed, so a misspelt option is reported, not ignored.
@@ -139,6 +145,11 @@ func ToUint64(name string, v any) (uint64, error) {
 		if u, err := strconv.ParseUint(strings.TrimSpace(x), 0, 64); err == nil {
 			return u, nil
 		}
+	case BigInt:
+		if u, err := strconv.ParseUint(string(x), 10, 64); err == nil {
+			return u, nil
+		}
+		return 0, fmt.Errorf("%s must be a BigInt in [0, 2^64-1], got %sn", name, string(x))
 	}
 	return 0, fmt.Errorf("%s must be an integer in [0, 2^53] or a string holding one up to 2^64-1, got %s", name, describe(v))
 }
@@ -154,6 +165,8 @@ func describe(v any) string {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case bool:
 		return strconv.FormatBool(x)
+	case BigInt:
+		return string(x) + "n (BigInt is not supported, pass a Number)"
 	}
 	return fmt.Sprintf("%T", v)
 }
