@@ -54,8 +54,9 @@ function plain(v) {
       results.push({ name: c.name, error: String(e && e.message), errorType: e && e.constructor && e.constructor.name });
     }
   }
-  process.stdout.write(JSON.stringify(results));
-  process.exit(0);
+  // Exit only once the output is flushed: a write to a full pipe finishes
+  // asynchronously, and exiting at once would cut the JSON short.
+  process.stdout.write(JSON.stringify(results), () => process.exit(0));
 })().catch((e) => {
   console.error("harness:", e && e.stack || e);
   process.exit(1);
