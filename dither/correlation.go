@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 )
 
 // ErrorCorrelation rounds a with stream sa and b with stream sb
@@ -20,9 +21,15 @@ import (
 //
 // a and b must have the same nonzero length and finite values, and both
 // error vectors must vary (not every value exactly representable).
-func ErrorCorrelation(f *fp8.Format, a, b []float32, sa, sb Stream, r int) (float64, error) {
+func ErrorCorrelation(f *fp8.Format, a, b []float32, sa, sb rng.Stream, r int) (float64, error) {
 	if len(a) != len(b) || len(a) == 0 {
 		return 0, fmt.Errorf("%w: lengths %d and %d", ErrInvalidArgument, len(a), len(b))
+	}
+	if f == nil {
+		return 0, fmt.Errorf("%w: nil format", ErrInvalidArgument)
+	}
+	if err := checkRandomBits(r); err != nil {
+		return 0, err
 	}
 	ea, err := roundingErrors(f, a, sa, r)
 	if err != nil {
@@ -40,7 +47,7 @@ func ErrorCorrelation(f *fp8.Format, a, b []float32, sa, sb Stream, r int) (floa
 }
 
 // roundingErrors returns dec(enc(src[i])) - src[i] under stochastic rounding.
-func roundingErrors(f *fp8.Format, src []float32, s Stream, r int) ([]float64, error) {
+func roundingErrors(f *fp8.Format, src []float32, s rng.Stream, r int) ([]float64, error) {
 	for i, v := range src {
 		if !isFinite(float64(v)) {
 			return nil, fmt.Errorf("%w: element %d is %g", ErrNaN, i, v)

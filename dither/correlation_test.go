@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,14 +16,14 @@ import (
 // errors; distinct streams make them uncorrelated within 5/sqrt(n).
 func TestErrorCorrelationSharedSeed(t *testing.T) {
 	const n = 1 << 15
-	rng := rand.New(rand.NewPCG(1, 2))
+	prng := rand.New(rand.NewPCG(1, 2))
 	a := make([]float32, n)
 	b := make([]float32, n)
 	for i := range a {
-		a[i] = float32(1 + rng.Float64()) // both in [1, 2): equal steps
-		b[i] = float32(1 + rng.Float64())
+		a[i] = float32(1 + prng.Float64()) // both in [1, 2): equal steps
+		b[i] = float32(1 + prng.Float64())
 	}
-	shared := NewStream(7, 0)
+	shared := rng.NewStream(7, 0)
 	same, err := ErrorCorrelation(fp8.E4M3FN, a, a, shared, shared, 32)
 	require.NoError(t, err)
 	assert.InDelta(t, 1, same, 1e-12, "equal tensors, shared stream: identical errors")
@@ -32,7 +33,7 @@ func TestErrorCorrelationSharedSeed(t *testing.T) {
 	// Theory: corr = (E[min(fa, fb)] - 1/4) / E[f(1-f)] = (1/3 - 1/4)/(1/6) = 1/2.
 	assert.InDelta(t, 0.5, corr, 0.03, "different tensors, shared stream")
 
-	for _, other := range []Stream{NewStream(7, 1), NewStream(8, 0)} {
+	for _, other := range []rng.Stream{rng.NewStream(7, 1), rng.NewStream(8, 0)} {
 		c, err := ErrorCorrelation(fp8.E4M3FN, a, b, shared, other, 32)
 		require.NoError(t, err)
 		assert.Less(t, math.Abs(c), 5/math.Sqrt(n), "distinct streams %+v", other)
@@ -43,7 +44,7 @@ func TestErrorCorrelationSharedSeed(t *testing.T) {
 }
 
 func TestErrorCorrelationErrors(t *testing.T) {
-	s := NewStream(0, 0)
+	s := rng.NewStream(0, 0)
 	_, err := ErrorCorrelation(fp8.E4M3FN, nil, nil, s, s, 8)
 	assert.ErrorIs(t, err, ErrInvalidArgument)
 	_, err = ErrorCorrelation(fp8.E4M3FN, []float32{1}, []float32{1, 2}, s, s, 8)

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 )
 
 // frame quantizes src (width columns, finite values) into dst, as frame f.
@@ -47,7 +48,7 @@ func (q *Quantizer) uniformFrame(dst, src []float32, width, height int, f uint64
 				out[x] = q.levels[index(float64(clamp01(v))*q.km1+0.5)]
 			}
 		case Stochastic:
-			fillSerial(random, q.opts.Seed, f, uint64(y*width))
+			rng.Fill(random, q.opts.Seed, f, uint64(y*width))
 			for x, v := range in {
 				u := float64(random[x]&mask) * unit
 				out[x] = q.levels[index(float64(clamp01(v))*q.km1+u)]
@@ -98,7 +99,7 @@ func (q *Quantizer) formatFrame(dst, src []float32, width, height int, f uint64)
 		// The inputs are finite and non-negative and the format has a zero,
 		// so the codecs cannot fail here.
 		if random != nil {
-			fillSerial(random, q.opts.Seed, f, uint64(y*width))
+			rng.Fill(random, q.opts.Seed, f, uint64(y*width))
 			_ = format.EncodeSliceStochastic32(codes, scaled, random, mode)
 		} else {
 			_ = format.EncodeSlice32(codes, scaled, mode)

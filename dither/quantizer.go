@@ -38,7 +38,7 @@ type Options struct {
 	// the other methods give the same frame every time.
 	Frames int
 	// Seed keys the random bits of the Stochastic method: pixel (x, y) of
-	// frame f uses Bits(Seed, f, y·width + x).
+	// frame f uses rng.Bits(Seed, f, y·width + x).
 	Seed uint64
 	// RandomBits r (1..32) of each word are used; 0 means DefaultRandomBits.
 	RandomBits int

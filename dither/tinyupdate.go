@@ -3,6 +3,8 @@ package dither
 import (
 	"fmt"
 	"math"
+
+	"github.com/fp8lab/fp8lab/rng"
 )
 
 // TinyUpdateConfig describes the tiny-update experiment: a weight w starts
@@ -18,7 +20,7 @@ type TinyUpdateConfig struct {
 	Steps      int     // number of updates, 1..MaxSamples
 	RandomBits int     // r for the stochastic run, 1..32; 0 means DefaultRandomBits
 	Seed       uint64  // step i (0-based) of the stochastic run uses the word ...
-	Stream     uint64  // ... Bits(Seed, Stream, i)
+	Stream     uint64  // ... rng.Bits(Seed, Stream, i)
 }
 
 // TinyUpdateResult holds the per-step series: index i is the state after
@@ -69,17 +71,19 @@ func TinyUpdates(cfg TinyUpdateConfig) (*TinyUpdateResult, error) {
 		NearestError:    make([]float64, n),
 		StochasticError: make([]float64, n),
 	}
-	var random [encodeChunk]uint32
+	// The random words are drawn updateChunk at a time.
+	const updateChunk = 2048
+	var random [updateChunk]uint32
 	wn, ws := start, start
 	for i := 0; i < n; i++ {
-		if i%encodeChunk == 0 {
-			fillSerial(random[:], cfg.Seed, cfg.Stream, uint64(i))
+		if i%updateChunk == 0 {
+			rng.Fill(random[:], cfg.Seed, cfg.Stream, uint64(i))
 		}
 		exact := start + float64(i+1)*cfg.Update
 		if wn, err = rd.Nearest(wn + cfg.Update); err != nil {
 			return nil, fmt.Errorf("step %d: %w", i, err)
 		}
-		if ws, err = rd.Stochastic(ws+cfg.Update, random[i%encodeChunk], r); err != nil {
+		if ws, err = rd.Stochastic(ws+cfg.Update, random[i%updateChunk], r); err != nil {
 			return nil, fmt.Errorf("step %d: %w", i, err)
 		}
 		res.Exact[i], res.Nearest[i], res.Stochastic[i] = exact, wn, ws

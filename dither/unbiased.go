@@ -3,6 +3,8 @@ package dither
 import (
 	"fmt"
 	"math"
+
+	"github.com/fp8lab/fp8lab/rng"
 )
 
 // MaxSamples bounds the number of roundings or steps one experiment may ask
@@ -16,7 +18,7 @@ type BiasConfig struct {
 	X          float64 // the value rounded, best chosen between two format values
 	Samples    int     // roundings per random-bit count, 1..MaxSamples
 	RandomBits []int   // the counts r to measure, each 1..32; nil means 1..24
-	Seed       uint64  // sample i uses the word Bits(Seed, Stream, i) ...
+	Seed       uint64  // sample i uses the word rng.Bits(Seed, Stream, i) ...
 	Stream     uint64  // ... for every r, so that the curves differ only by r
 }
 
@@ -96,7 +98,7 @@ func MeasureBias(cfg BiasConfig) (*BiasResult, error) {
 		res.Position = (math.Abs(cfg.X) - math.Abs(toward)) / step
 	}
 	random := make([]uint32, cfg.Samples)
-	Fill(random, cfg.Seed, cfg.Stream, 0)
+	rng.Fill(random, cfg.Seed, cfg.Stream, 0)
 	maxR := 0
 	for _, r := range rs {
 		pt, err := biasPoint(rd, cfg.X, r, random, away, step)

@@ -5,7 +5,7 @@
 // same arithmetic.
 //
 // The CPU backend (NewCPU) is built on the core packages fp8, scaling and
-// dither, splits its work across cores, and is the default everywhere. The
+// rng, splits its work across cores, and is the default everywhere. The
 // CUDA backend lives in native/cuda behind the build tag "cuda": it imports
 // gorgonia.org/cu, whose package initialisation ends the process on a
 // machine without a GPU, so nothing in the default build links it. Run it
@@ -95,7 +95,7 @@ func ParseCodec(s string) (Codec, error) {
 }
 
 // Stochastic configures stochastic rounding: element (i, j) of a Rows×Cols
-// tensor uses the low Bits bits of dither.Bits(Seed, Stream, i*Cols+j), the
+// tensor uses the low Bits bits of rng.Bits(Seed, Stream, i*Cols+j), the
 // Philox4x32-10 mapping shared by the CPU, WASM and the CUDA kernels.
 type Stochastic struct {
 	Seed   uint64 // the Philox key

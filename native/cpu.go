@@ -6,13 +6,13 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
 // CPU is the pure-Go backend: every operation delegates to the core
-// packages (fp8, scaling, dither), which split large work across cores
+// packages (fp8, scaling, rng), which split large work across cores
 // (GOMAXPROCS). It is the reference the GPU is checked against.
 type CPU struct {
 	closed atomic.Bool
@@ -48,7 +48,7 @@ func (c *CPU) Amax(t *scaling.Tensor, g scaling.Granularity) (*scaling.Tensor, e
 }
 
 // Quantize is scaling.Quantize (or QuantizeWithScales with opts.Scales),
-// with the random words of stochastic rounding filled by dither.Fill from
+// with the random words of stochastic rounding filled by rng.Fill from
 // opts.Stochastic: element k of the row-major data uses word k of the stream.
 func (c *CPU) Quantize(t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, opts QuantizeOptions) (*scaling.Quantized, error) {
 	if err := c.check(); err != nil {
@@ -63,7 +63,7 @@ func (c *CPU) Quantize(t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, 
 	so := scaling.Options{Mode: opts.Mode(), Rule: opts.Rule, MXRounding: opts.MXRounding}
 	if s := opts.Stochastic; s != nil {
 		so.Random = make([]uint32, t.Len())
-		dither.Fill(so.Random, s.Seed, s.Stream, 0)
+		rng.Fill(so.Random, s.Seed, s.Stream, 0)
 	}
 	if opts.Scales != nil {
 		return scaling.QuantizeWithScales(t, f, g, opts.Scales, so)

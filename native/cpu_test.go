@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -103,7 +103,7 @@ func TestCPUStochasticUsesPhiloxStream(t *testing.T) {
 	for i := 0; i < x.Rows; i++ {
 		for j := 0; j < x.Cols; j++ {
 			k := i*x.Cols + j
-			want, err := fp8.E5M2.EncodeStochastic(float64(x.Data[k]*q.Scales[0]), dither.Bits(42, 5, uint64(k)), mode)
+			want, err := fp8.E5M2.EncodeStochastic(float64(x.Data[k]*q.Scales[0]), rng.Bits(42, 5, uint64(k)), mode)
 			require.NoError(t, err)
 			require.Equal(t, want, q.Codes[k], "element (%d, %d)", i, j)
 		}

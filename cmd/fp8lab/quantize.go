@@ -9,9 +9,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/cmdline"
+	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -59,7 +59,7 @@ func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if round == fp8.Stochastic {
 		opts.Mode.RandomBits = *rbits
 		opts.Random = make([]uint32, len(t.Data))
-		dither.Fill(opts.Random, *seed, 0, 0)
+		rng.Fill(opts.Random, *seed, 0, 0)
 	}
 	if g.Kind == scaling.MX.Kind {
 		if opts.MXRounding, err = fp8.ParseScaleRounding(*mxRound); err != nil {

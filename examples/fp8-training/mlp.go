@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -67,7 +67,7 @@ func (tr *trainer) fake(t *scaling.Tensor, f *fp8.Format, stochastic bool) (*sca
 	if stochastic {
 		opts.Mode = fp8.Mode{Round: fp8.Stochastic, RandomBits: 32}
 		opts.Random = make([]uint32, len(t.Data))
-		dither.Fill(opts.Random, tr.seed, tr.stream, 0)
+		rng.Fill(opts.Random, tr.seed, tr.stream, 0)
 		tr.stream++
 	}
 	q, err := scaling.Quantize(t, f, tr.r.Gran, opts)

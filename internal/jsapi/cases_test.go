@@ -14,6 +14,7 @@ import (
 	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/jsapi"
+	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/viz"
 )
@@ -49,7 +50,7 @@ func coreCases(t *testing.T) []jsCase {
 	wantE5 := make([]uint8, len(xs))
 	require.NoError(t, fp8.E5M2.EncodeSlice32(wantE5, xs, fp8.Mode{Overflow: fp8.NoSaturate}))
 	stoch := make([]uint8, len(xs))
-	require.NoError(t, dither.EncodeStochastic(fp8.E4M3FN, stoch, xs, 42, 3, 8))
+	require.NoError(t, rng.EncodeStochastic(fp8.E4M3FN, stoch, xs, 42, 3, 8))
 
 	allCodes := make([]uint8, 256)
 	for i := range allCodes {
@@ -60,7 +61,7 @@ func coreCases(t *testing.T) []jsCase {
 
 	single, err := fp8.E4M3FN.Encode(0.3952, fp8.Mode{})
 	require.NoError(t, err)
-	singleSR, err := fp8.E5M2.EncodeStochastic(0.3952, dither.Bits(9, 1, 0), fp8.Mode{Round: fp8.Stochastic, RandomBits: 16})
+	singleSR, err := fp8.E5M2.EncodeStochastic(0.3952, rng.Bits(9, 1, 0), fp8.Mode{Round: fp8.Stochastic, RandomBits: 16})
 	require.NoError(t, err)
 
 	wantNames := append(append([]string{}, jsapi.CoreFunctions...), jsapi.SceneFunctions...)
@@ -202,7 +203,7 @@ func quantizeCases(t *testing.T) []jsCase {
 	mx, err := scaling.Quantize(x, fp8.E4M3FN, scaling.Granularity{Kind: scaling.KindMX}, scaling.Options{})
 	require.NoError(t, err)
 	random := make([]uint32, x.Len())
-	dither.Fill(random, 5, 6, 0)
+	rng.Fill(random, 5, 6, 0)
 	sr, err := scaling.Quantize(x, fp8.E5M2, scaling.PerTensor, scaling.Options{Mode: fp8.Mode{Round: fp8.Stochastic, RandomBits: 12}, Random: random})
 	require.NoError(t, err)
 	data := "new Float32Array(" + jsArray(x.Data) + ")"
@@ -250,9 +251,9 @@ func ditherCases(t *testing.T) []jsCase {
 	sto, err := dither.Dither(img, dither.Options{Method: dither.Stochastic, Format: fp8.E4M3FN, Frames: 4, Seed: 7, RandomBits: 8})
 	require.NoError(t, err)
 	bits := make([]uint32, 5)
-	dither.Fill(bits, 1, 2, 3)
+	rng.Fill(bits, 1, 2, 3)
 	big := make([]uint32, 2)
-	dither.Fill(big, math.MaxUint64, 0, math.MaxUint64)
+	rng.Fill(big, math.MaxUint64, 0, math.MaxUint64)
 	data := "new Float32Array(" + jsArray(pix) + ")"
 	return []jsCase{
 		{name: "dither floyd", code: fmt.Sprintf(`return api.dither(%s, %d, %d, {method: "floyd", levels: 4});`, data, w, h),

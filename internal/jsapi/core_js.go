@@ -8,10 +8,11 @@ import (
 
 	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
-// coreFuncs are the functions over fp8, scaling and dither.
+// coreFuncs are the functions over fp8, scaling, rng and dither.
 func coreFuncs() map[string]fn {
 	return map[string]fn{
 		"formats":    apiFormats,
@@ -57,7 +58,7 @@ func apiInfo(args []js.Value) (any, error) {
 
 // encode(format, x, opts?) -> code, or Uint8Array for an array x.
 // opts: round, overflow | saturate, bits, seed, stream (stochastic rounding
-// uses random word dither.Bits(seed, stream, i) for element i).
+// uses random word rng.Bits(seed, stream, i) for element i).
 func apiEncode(args []js.Value) (any, error) {
 	f, err := argFormat(args, 0)
 	if err != nil {
@@ -89,10 +90,10 @@ func apiEncode(args []js.Value) (any, error) {
 	codes := make([]uint8, x.len())
 	switch {
 	case m.Round == fp8.Stochastic && x.f32 != nil:
-		err = dither.EncodeStochastic(f, codes, x.f32, seed, stream, m.RandomBits)
+		err = rng.EncodeStochastic(f, codes, x.f32, seed, stream, m.RandomBits)
 	case m.Round == fp8.Stochastic:
 		for i, v := range x.f64 {
-			if codes[i], err = f.EncodeStochastic(v, dither.Bits(seed, stream, uint64(i)), m); err != nil {
+			if codes[i], err = f.EncodeStochastic(v, rng.Bits(seed, stream, uint64(i)), m); err != nil {
 				err = fmt.Errorf("element %d (%v): %w", i, v, err)
 				break
 			}
@@ -307,7 +308,7 @@ func quantizeOptions(o Opts, n int) (scaling.Options, error) {
 	}
 	if opts.Mode.Round == fp8.Stochastic {
 		opts.Random = make([]uint32, n)
-		dither.Fill(opts.Random, seed, stream, 0)
+		rng.Fill(opts.Random, seed, stream, 0)
 	} else if o["seed"] != nil || o["stream"] != nil {
 		return opts, fmt.Errorf("seed and stream are for round: \"stochastic\"")
 	}
@@ -421,7 +422,7 @@ func apiRandomBits(args []js.Value) (any, error) {
 		return nil, err
 	}
 	out := make([]uint32, n)
-	dither.Fill(out, seed, stream, start)
+	rng.Fill(out, seed, stream, start)
 	return toJS(jsUint32Array, out), nil
 }
 

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -221,7 +221,7 @@ func TestHostPhiloxEqualsDither(t *testing.T) {
 	got := run(t, le(rec), "bits")
 	require.Len(t, got, 4*len(rec)/3)
 	for i := 0; i < len(rec)/3; i++ {
-		want := dither.Bits(rec[3*i], rec[3*i+1], rec[3*i+2])
+		want := rng.Bits(rec[3*i], rec[3*i+1], rec[3*i+2])
 		require.Equal(t, want, binary.LittleEndian.Uint32(got[4*i:]), "Bits(%#x, %#x, %#x)", rec[3*i], rec[3*i+1], rec[3*i+2])
 	}
 }

@@ -1,4 +1,4 @@
-package dither
+package rng
 
 import (
 	"errors"
@@ -8,20 +8,10 @@ import (
 	"github.com/fp8lab/fp8lab/fp8"
 )
 
-// Errors returned by the package. Wrapped errors carry details; test with errors.Is.
-var (
-	// ErrInvalidArgument reports a nil format or image, mismatched lengths,
-	// a random-bit count outside 1..32, a bad size or count.
-	ErrInvalidArgument = errors.New("dither: invalid argument")
-	// ErrUnknownMethod reports a dithering method name ParseMethod does not know.
-	ErrUnknownMethod = errors.New("dither: unknown method")
-	// ErrNaN reports a NaN or infinite input where a finite number is needed.
-	ErrNaN = errors.New("dither: not a finite number")
-)
-
-// DefaultRandomBits is the number of random bits used where none is given:
-// all 32 bits of a Philox word, enough for unbiased rounding of every float32.
-const DefaultRandomBits = 32
+// ErrInvalidArgument reports a nil format, mismatched lengths or a
+// random-bit count outside 1..32. Wrapped errors carry details; test with
+// errors.Is.
+var ErrInvalidArgument = errors.New("rng: invalid argument")
 
 // encodeChunk is how many elements share one buffer of random words: small
 // enough to stay in the L1 cache next to the data, large enough that the
@@ -85,10 +75,10 @@ func (s Stream) Encode(f *fp8.Format, dst []uint8, src []float32, start uint64, 
 func (s Stream) locate(f *fp8.Format, src []float32, random []uint32, lo, hi int, start uint64, mode fp8.Mode, err error) error {
 	for i := lo; i < hi; i++ {
 		if _, e := f.EncodeStochastic(float64(src[i]), random[i-lo], mode); e != nil {
-			return fmt.Errorf("dither: element %d (stream index %d): %w", i, start+uint64(i), e)
+			return fmt.Errorf("rng: element %d (stream index %d): %w", i, start+uint64(i), e)
 		}
 	}
-	return fmt.Errorf("dither: elements %d..%d: %w", lo, hi-1, err)
+	return fmt.Errorf("rng: elements %d..%d: %w", lo, hi-1, err)
 }
 
 // EncodeWide rounds src stochastically into the 16-bit format w (fp8.BF16 or
@@ -109,7 +99,7 @@ func (s Stream) EncodeWide(w *fp8.Wide, dst []uint16, src []float32, start uint6
 		for k := i; k < j; k++ {
 			c, err := w.EncodeStochastic(float64(src[k]), buf[k-i], r)
 			if err != nil {
-				return fmt.Errorf("dither: element %d: %w", k, err)
+				return fmt.Errorf("rng: element %d: %w", k, err)
 			}
 			dst[k] = c
 		}

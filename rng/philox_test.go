@@ -1,4 +1,4 @@
-package dither
+package rng
 
 import (
 	"math"
@@ -229,4 +229,27 @@ func TestStreamMethodsMatchFunctions(t *testing.T) {
 	Fill(b, 3, 4, 11)
 	assert.Equal(t, b, a)
 	assert.Equal(t, Bits(3, 4, 11), s.Bits(11))
+}
+
+// pearson returns the Pearson correlation of x and y (same length), or NaN
+// when either does not vary.
+func pearson(x, y []float64) float64 {
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= float64(len(x))
+	my /= float64(len(y))
+	var sxy, sxx, syy float64
+	for i := range x {
+		dx, dy := x[i]-mx, y[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return math.NaN()
+	}
+	return sxy / math.Sqrt(sxx*syy)
 }

@@ -1,4 +1,4 @@
-package dither
+package rng
 
 // The constants of Philox4x32 (Salmon, Moraes, Dror and Shaw, "Parallel
 // random numbers: as easy as 1, 2, 3", SC'11), as in Random123 and cuRAND.

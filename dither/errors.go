@@ -1,0 +1,29 @@
+package dither
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors returned by the package. Wrapped errors carry details; test with errors.Is.
+var (
+	// ErrInvalidArgument reports a nil format or image, mismatched lengths,
+	// a random-bit count outside 1..32, a bad size or count.
+	ErrInvalidArgument = errors.New("dither: invalid argument")
+	// ErrUnknownMethod reports a dithering method name ParseMethod does not know.
+	ErrUnknownMethod = errors.New("dither: unknown method")
+	// ErrNaN reports a NaN or infinite input where a finite number is needed.
+	ErrNaN = errors.New("dither: not a finite number")
+)
+
+// DefaultRandomBits is the number of random bits used where none is given:
+// all 32 bits of a Philox word, enough for unbiased rounding of every float32.
+const DefaultRandomBits = 32
+
+// checkRandomBits validates a random-bit count.
+func checkRandomBits(r int) error {
+	if r < 1 || r > 32 {
+		return fmt.Errorf("%w: random bits must be in 1..32, got %d", ErrInvalidArgument, r)
+	}
+	return nil
+}
