@@ -2,42 +2,9 @@ package fp8
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
+
+	"github.com/fp8lab/fp8lab/internal/parallel"
 )
-
-// parallelMin is the slice length from which the bulk codecs split work
-// across cores; below it the goroutine overhead outweighs the gain.
-const parallelMin = 1 << 15
-
-// parallel runs fn over [0, n) in contiguous chunks, one per available core
-// (GOMAXPROCS), and returns the error of the lowest failing chunk.
-func parallel(n int, fn func(lo, hi int) error) error {
-	workers := runtime.GOMAXPROCS(0)
-	if n < parallelMin || workers == 1 {
-		return fn(0, n)
-	}
-	if max := n / (parallelMin / 2); workers > max {
-		workers = max
-	}
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		wg.Add(1)
-		go func(w, lo, hi int) {
-			defer wg.Done()
-			errs[w] = fn(lo, hi)
-		}(w, lo, hi)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 func elementError(i int, err error) error {
 	return fmt.Errorf("element %d: %w", i, err)
@@ -67,7 +34,7 @@ func (f *Format) EncodeSlice32(dst []uint8, src []float32, m Mode) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	return parallel(len(src), func(lo, hi int) error {
+	return parallel.For(len(src), func(lo, hi int) error {
 		if f.fast.ok && m.Round == NearestEven {
 			if i, err := f.encodeNearest32(dst[lo:hi], src[lo:hi], m); err != nil {
 				return elementError(lo+i, err)
@@ -100,7 +67,7 @@ func (f *Format) EncodeSlice(dst []uint8, src []float64, m Mode) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	return parallel(len(src), func(lo, hi int) error {
+	return parallel.For(len(src), func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			c, _, err := f.encode(src[i], m, 0)
 			if err != nil {
@@ -131,7 +98,7 @@ func (f *Format) EncodeSliceStochastic32(dst []uint8, src []float32, random []ui
 	if err := m.check(); err != nil {
 		return err
 	}
-	return parallel(len(src), func(lo, hi int) error {
+	return parallel.For(len(src), func(lo, hi int) error {
 		if f.fast.ok && m.SRRule == StochasticFloor {
 			if i, err := f.encodeStochastic32(dst[lo:hi], src[lo:hi], random[lo:hi], m); err != nil {
 				return elementError(lo+i, err)
@@ -157,7 +124,7 @@ func (f *Format) DecodeSlice32(dst []float32, src []uint8) error {
 	if err := checkLengths(len(dst), len(src)); err != nil {
 		return err
 	}
-	return parallel(len(src), func(lo, hi int) error {
+	return parallel.For(len(src), func(lo, hi int) error {
 		decodeTable(&f.values32, dst[lo:hi], src[lo:hi])
 		return nil
 	})
@@ -171,7 +138,7 @@ func (f *Format) DecodeSlice(dst []float64, src []uint8) error {
 	if err := checkLengths(len(dst), len(src)); err != nil {
 		return err
 	}
-	return parallel(len(src), func(lo, hi int) error {
+	return parallel.For(len(src), func(lo, hi int) error {
 		decodeTable(&f.values, dst[lo:hi], src[lo:hi])
 		return nil
 	})

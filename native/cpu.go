@@ -3,10 +3,10 @@ package native
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/parallel"
 	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 )
@@ -79,9 +79,6 @@ func (c *CPU) Dequantize(q *scaling.Quantized) (*scaling.Tensor, error) {
 	return q.Dequantize()
 }
 
-// fwhtParallelMin is the length from which FWHT splits the blocks across cores.
-const fwhtParallelMin = 1 << 15
-
 // FWHT applies scaling.FWHT to every block of x, blocks split across cores.
 func (c *CPU) FWHT(x []float32, block int) error {
 	if err := c.check(); err != nil {
@@ -90,27 +87,9 @@ func (c *CPU) FWHT(x []float32, block int) error {
 	if err := CheckFWHT(len(x), block); err != nil {
 		return err
 	}
-	blocks := len(x) / block
-	workers := min(runtime.GOMAXPROCS(0), blocks)
-	if len(x) < fwhtParallelMin || workers <= 1 {
-		return fwhtBlocks(x, block, 0, blocks)
-	}
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[w] = fwhtBlocks(x, block, blocks*w/workers, blocks*(w+1)/workers)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return parallel.Chunks(len(x)/block, 1, len(x), func(lo, hi int) error {
+		return fwhtBlocks(x, block, lo, hi)
+	})
 }
 
 // fwhtBlocks transforms blocks [lo, hi) of x.

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/parallel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -91,7 +92,7 @@ func TestFillMatchesBits(t *testing.T) {
 }
 
 func TestFillParallelMatchesSerial(t *testing.T) {
-	const n = 3*fillParallelMin + 11
+	const n = 3*parallel.MinWork + 11
 	serial := make([]uint32, n)
 	fillSerial(serial, 7, 8, 5)
 	for _, procs := range []int{2, 3, 8} {

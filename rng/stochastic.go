@@ -3,9 +3,9 @@ package rng
 import (
 	"errors"
 	"fmt"
-	"runtime"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/parallel"
 )
 
 // ErrInvalidArgument reports a nil format, mismatched lengths or a
@@ -44,30 +44,19 @@ func (s Stream) Encode(f *fp8.Format, dst []uint8, src []float32, start uint64, 
 		return err
 	}
 	mode := fp8.Mode{Round: fp8.Stochastic, RandomBits: r}
-	n := len(src)
-	workers := runtime.GOMAXPROCS(0)
-	if n < fillParallelMin {
-		workers = 1
-	}
-	errs := make([]error, workers)
-	forChunks(n, workers, func(w, lo, hi int) {
+	// Chunks start on multiples of 4: each Philox block is computed once.
+	return parallel.Chunks(len(src), 4, len(src), func(lo, hi int) error {
 		var random [encodeChunk]uint32
 		for i := lo; i < hi; i += encodeChunk {
 			j := min(i+encodeChunk, hi)
 			buf := random[:j-i]
 			fillSerial(buf, s.Seed, s.ID, start+uint64(i))
 			if err := f.EncodeSliceStochastic32(dst[i:j], src[i:j], buf, mode); err != nil {
-				errs[w] = s.locate(f, src, buf, i, j, start, mode, err)
-				return
+				return s.locate(f, src, buf, i, j, start, mode, err)
 			}
 		}
+		return nil
 	})
-	for _, err := range errs {
-		if err != nil {
-			return err // the lowest failing chunk
-		}
-	}
-	return nil
 }
 
 // locate names the first failing element of src[lo:hi] after the codec

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/parallel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -57,7 +58,7 @@ func TestEncodeStochasticMatchesScalar(t *testing.T) {
 // with the right start indices, or on any number of cores, gives the bits
 // of encoding it at once on one core.
 func TestEncodeSplitsAndCoresAgree(t *testing.T) {
-	const n = 3*fillParallelMin + 123
+	const n = 3*parallel.MinWork + 123
 	src := mixedInput(n, 2)
 	s := NewStream(5, 6)
 	prev := runtime.GOMAXPROCS(1)
@@ -89,7 +90,7 @@ func TestEncodeStochasticErrors(t *testing.T) {
 
 	// NaN has no code in E2M1: the error names the element, also when the
 	// NaN sits deep inside a parallel chunk.
-	big := make([]float32, 2*fillParallelMin)
+	big := make([]float32, 2*parallel.MinWork)
 	big[40000] = float32(math.NaN())
 	err := EncodeStochastic(fp8.E2M1, make([]uint8, len(big)), big, 0, 0, 8)
 	require.ErrorIs(t, err, fp8.ErrNaN)

@@ -2,8 +2,8 @@ package rng
 
 import (
 	"math"
-	"runtime"
-	"sync"
+
+	"github.com/fp8lab/fp8lab/internal/parallel"
 )
 
 // Stream names one independent sequence of random words: all the random
@@ -49,49 +49,22 @@ func Bits(seed, stream, index uint64) uint32 {
 	return d
 }
 
-// fillParallelMin is the length from which Fill splits the work across cores.
-const fillParallelMin = 1 << 15
-
 // Fill writes Bits(seed, stream, start+j) into dst[j] for every j. It makes
 // one Philox call per four words, allocates nothing for short slices and
-// splits long ones across the available cores (GOMAXPROCS); the result does
-// not depend on how the work is split. Indices wrap around modulo 2^64.
+// splits long ones across the available cores by internal/parallel's rule,
+// chunks starting on multiples of 4 so that each Philox block is computed
+// once; the result does not depend on how the work is split. Indices wrap
+// around modulo 2^64.
 func Fill(dst []uint32, seed, stream, start uint64) {
-	workers := runtime.GOMAXPROCS(0)
-	if len(dst) < fillParallelMin || workers == 1 {
-		fillSerial(dst, seed, stream, start)
-		return
-	}
-	forChunks(len(dst), workers, func(_, lo, hi int) {
+	err := parallel.Chunks(len(dst), 4, len(dst), func(lo, hi int) error {
 		fillSerial(dst[lo:hi], seed, stream, start+uint64(lo))
+		return nil
 	})
-}
-
-// forChunks runs fn(w, lo, hi) over [0, n) split into at most workers
-// contiguous chunks (w numbers the chunk), with chunk boundaries on multiples
-// of 4 so that each Philox block is computed once, and waits for all of them.
-func forChunks(n, workers int, fn func(w, lo, hi int)) {
-	if max := n / (fillParallelMin / 2); workers > max {
-		workers = max
+	if err != nil {
+		// fillSerial cannot fail: a panic in it is a bug, raised again here,
+		// on the caller's goroutine, instead of in a worker.
+		panic(err)
 	}
-	if workers <= 1 {
-		fn(0, 0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo := n * w / workers &^ 3
-		hi := n * (w + 1) / workers &^ 3
-		if w == workers-1 {
-			hi = n
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(w, lo, hi)
-		}()
-	}
-	wg.Wait()
 }
 
 // fillSerial is Fill on the calling goroutine.

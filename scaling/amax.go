@@ -3,7 +3,8 @@ package scaling
 import (
 	"fmt"
 	"math"
-	"runtime"
+
+	"github.com/fp8lab/fp8lab/internal/parallel"
 )
 
 // The amax ("absolute maximum") of a block is max |x| over its elements, the
@@ -46,22 +47,23 @@ func amaxFromBits(b uint32) float32 {
 }
 
 // amaxGridBits returns, for each block of l, the absMaxBits of its elements.
-func amaxGridBits(t *Tensor, l layout) []uint32 {
+func amaxGridBits(t *Tensor, l layout) ([]uint32, error) {
 	grid := make([]uint32, l.blocks())
-	workers := runtime.GOMAXPROCS(0)
-	if l.gr >= workers || t.Len() < parallelMinWork {
-		// Enough bands of blocks: each worker owns whole bands, no merging.
-		_ = parallelFor(t.Rows, l.br, t.Len(), func(lo, hi int) error {
+	workers := parallel.Workers(t.Len())
+	if l.gr >= workers {
+		// Enough bands of blocks (or one worker): each worker owns whole
+		// bands, no merging.
+		err := parallel.Chunks(t.Rows, l.br, t.Len(), func(lo, hi int) error {
 			amaxRowsInto(grid, t, l, lo, hi)
 			return nil
 		})
-		return grid
+		return grid, err
 	}
 	// Few bands (tensor or column granularity): split rows among workers,
 	// each with its own partial grid, then merge.
 	partial := make([][]uint32, workers)
 	chunk := (t.Rows + workers - 1) / workers
-	_ = parallelFor(workers, 1, t.Len(), func(lo, hi int) error {
+	err := parallel.Chunks(workers, 1, t.Len(), func(lo, hi int) error {
 		for w := lo; w < hi; w++ {
 			p := make([]uint32, len(grid))
 			amaxRowsInto(p, t, l, min(w*chunk, t.Rows), min((w+1)*chunk, t.Rows))
@@ -69,12 +71,15 @@ func amaxGridBits(t *Tensor, l layout) []uint32 {
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range partial {
 		for i, v := range p {
 			grid[i] = max(grid[i], v)
 		}
 	}
-	return grid
+	return grid, nil
 }
 
 // amaxRowsInto folds rows [lo, hi) of t into grid with max.
@@ -102,7 +107,11 @@ func Amax(t *Tensor) (float32, error) {
 		return 0, err
 	}
 	l, _ := newLayout(PerTensor, t.Rows, t.Cols)
-	return amaxFromBits(amaxGridBits(t, l)[0]), nil
+	bits, err := amaxGridBits(t, l)
+	if err != nil {
+		return 0, err
+	}
+	return amaxFromBits(bits[0]), nil
 }
 
 // AmaxGrid returns the amax of every block of granularity g as a tensor with
@@ -117,7 +126,10 @@ func AmaxGrid(t *Tensor, g Granularity) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	bits := amaxGridBits(t, l)
+	bits, err := amaxGridBits(t, l)
+	if err != nil {
+		return nil, err
+	}
 	out := &Tensor{Rows: l.gr, Cols: l.gc, Data: make([]float32, len(bits))}
 	for i, b := range bits {
 		out.Data[i] = amaxFromBits(b)

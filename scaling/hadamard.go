@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/fp8lab/fp8lab/internal/parallel"
 )
 
 // Hadamard rotations spread outliers: multiplying a row by an orthogonal
@@ -187,7 +189,7 @@ func (r *Rotation) rows(t *Tensor, forward bool) error {
 	if t.Cols != r.Size {
 		return fmt.Errorf("%w: %d columns, rotation of size %d", ErrShape, t.Cols, r.Size)
 	}
-	return parallelFor(t.Rows, 1, t.Len(), func(lo, hi int) error {
+	return parallel.Chunks(t.Rows, 1, t.Len(), func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			row := t.Data[i*t.Cols : (i+1)*t.Cols]
 			if forward {
@@ -246,7 +248,7 @@ func (r *Rotation) cols(t *Tensor, forward bool) error {
 	}
 	norm := float32(1 / math.Sqrt(float64(r.Block)))
 	// Split the columns among workers; each runs every stage on its strip.
-	err := parallelFor(n, 64, t.Len(), func(lo, hi int) error {
+	err := parallel.Chunks(n, 64, t.Len(), func(lo, hi int) error {
 		for b0 := 0; b0 < t.Rows; b0 += r.Block {
 			for h := 1; h < r.Block; h <<= 1 {
 				for i := b0; i < b0+r.Block; i += 2 * h {

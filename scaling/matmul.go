@@ -3,6 +3,8 @@ package scaling
 import (
 	"fmt"
 	"slices"
+
+	"github.com/fp8lab/fp8lab/internal/parallel"
 )
 
 // MatMul returns the product a·b (a is M×K, b is K×N) with every dot
@@ -23,7 +25,7 @@ func MatMul(a, b *Tensor) (*Tensor, error) {
 		return nil, err
 	}
 	out := &Tensor{Rows: m, Cols: n, Data: make([]float32, m*n)}
-	err := parallelFor(m, 1, m*n*k, func(lo, hi int) error {
+	err := parallel.Chunks(m, 1, m*n*k, func(lo, hi int) error {
 		acc := make([]float64, n)
 		for i := lo; i < hi; i++ {
 			clear(acc)
@@ -104,7 +106,7 @@ func ScaledMatMul(a, b *Quantized, acc Accumulator) (*Tensor, error) {
 	cuts = append(slices.Compact(cuts), k)
 
 	out := &Tensor{Rows: m, Cols: n, Data: make([]float32, m*n)}
-	err = parallelFor(m, 1, m*n*k, func(lo, hi int) error {
+	err = parallel.Chunks(m, 1, m*n*k, func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			arow := va[i*k : (i+1)*k]
 			aBase := (i / a.BlockRows) * a.ScaleCols

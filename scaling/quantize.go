@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/parallel"
 )
 
 // Options configures Quantize. The zero value is the package default:
@@ -16,7 +17,7 @@ type Options struct {
 	Mode fp8.Mode
 	// Random holds one caller-supplied random word per element, indexed like
 	// Tensor.Data (row-major): Random[i*Cols+j] rounds element (i, j). It
-	// must be nil unless Mode.Round is fp8.Stochastic. The dither package
+	// must be nil unless Mode.Round is fp8.Stochastic. Package rng
 	// fills it from Philox streams.
 	Random []uint32
 	// Rule is the scale rule of the float32-scale granularities (tensor, row,
@@ -79,7 +80,10 @@ func Quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized
 	if err != nil {
 		return nil, err
 	}
-	bits := amaxGridBits(t, l)
+	bits, err := amaxGridBits(t, l)
+	if err != nil {
+		return nil, err
+	}
 	for b, v := range bits {
 		q.Amax[b] = amaxFromBits(v)
 		if v >= f32InfBits {
@@ -148,7 +152,11 @@ func QuantizeWithScales(t *Tensor, f *fp8.Format, g Granularity, scales []float3
 		}
 	}
 	copy(q.Scales, scales)
-	for b, v := range amaxGridBits(t, l) {
+	bits, err := amaxGridBits(t, l)
+	if err != nil {
+		return nil, err
+	}
+	for b, v := range bits {
 		q.Amax[b] = amaxFromBits(v)
 	}
 	if err := encodeBlocks(q, t, l, opts); err != nil {
@@ -254,7 +262,7 @@ const chunkLen = 4096
 // rounds. Rows are split across cores.
 func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options) error {
 	f, mode := q.Format, opts.Mode
-	return parallelFor(t.Rows, 1, t.Len(), func(lo, hi int) error {
+	return parallel.Chunks(t.Rows, 1, t.Len(), func(lo, hi int) error {
 		buf := make([]float32, min(chunkLen, t.Cols))
 		for i := lo; i < hi; i++ {
 			row := t.Data[i*t.Cols : (i+1)*t.Cols]
@@ -392,7 +400,7 @@ func (q *Quantized) Dequantize() (*Tensor, error) {
 			factors[b] = float32(q.BlockDecodeScale(b))
 		}
 	}
-	err := parallelFor(q.Rows, 1, len(q.Codes), func(lo, hi int) error {
+	err := parallel.Chunks(q.Rows, 1, len(q.Codes), func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			row := out.Data[i*q.Cols : (i+1)*q.Cols]
 			if err := q.Format.DecodeSlice32(row, q.Codes[i*q.Cols:(i+1)*q.Cols]); err != nil {

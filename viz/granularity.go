@@ -5,9 +5,9 @@ import (
 	"image"
 	"math"
 	"strconv"
-	"sync"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/parallel"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
@@ -147,21 +147,18 @@ func (s *granularityScene) compute() error {
 		{name: "MX", g: scaling.MX, fmt: f},
 		{name: "NVFP4", g: scaling.NVFP4, fmt: fp8.E2M1},
 	}
-	// The cases are independent: run them side by side.
-	errs := make([]error, len(cases))
-	var wg sync.WaitGroup
-	for i, c := range cases {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = c.run(t)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return fmt.Errorf("%s: %w", cases[i].name, err)
+	// The cases are independent: run them side by side, each costing a
+	// whole matrix of work.
+	err = parallel.Chunks(len(cases), 1, len(cases)*t.Len(), func(lo, hi int) error {
+		for _, c := range cases[lo:hi] {
+			if err := c.run(t); err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	s.t, s.logx, s.cases, s.key = t, logx, cases, key
 	return nil
