@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/rng"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,7 +20,7 @@ import (
 // probability above 99.99%; the seeds are fixed, so the test is repeatable.
 func TestStochasticMeanWithinFourSigma(t *testing.T) {
 	n := 1 << 14
-	if testing.Short() {
+	if !testenv.Long() {
 		n = 1 << 12
 	}
 	prng := rand.New(rand.NewPCG(11, 12))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -119,7 +120,7 @@ func TestExpectedStochasticBiasShrinksWithBits(t *testing.T) {
 // implementation is below 1e-5 per point).
 func TestMeasureBiasAgreesWithTheory(t *testing.T) {
 	samples := 1 << 15
-	if testing.Short() {
+	if !testenv.Long() {
 		samples = 1 << 13
 	}
 	for _, format := range []string{"E4M3FN", "E5M2", "BF16"} {

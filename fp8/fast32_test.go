@@ -6,17 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"sort"
 	"sync"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/require"
 )
-
-// long reports whether the exhaustive runs were asked for (go tool task test-long).
-func long() bool { return os.Getenv("FP8LAB_LONG") != "" }
 
 // float32Inputs returns float32 bit patterns covering every exponent: all
 // patterns with a stride (a subset of all 2^32), plus random ones.
@@ -36,7 +33,7 @@ func float32Inputs(stride uint32, randomCount int) []float32 {
 // float64 core, element by element, for every preset and overflow policy.
 func TestFastPathMatchesCore(t *testing.T) {
 	xs, bits := float32Inputs(4099, 100000), []int{1, 4, 11, 16, 20, 24, 32}
-	if testing.Short() {
+	if !testenv.Long() {
 		xs, bits = float32Inputs(1<<16+1, 20000), []int{1, 11, 24, 32}
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -121,12 +118,12 @@ var exhaustiveDigests = map[string]string{
 
 // TestExhaustiveFloat32 encodes every float32 to E4M3FN and E5M2 with the
 // bulk encoder and checks each code against nearestBySearch (long mode:
-// FP8LAB_LONG=1); in -short and normal mode it checks every 64th chunk.
+// FP8LAB_LONG=1); otherwise it checks every 64th chunk.
 func TestExhaustiveFloat32(t *testing.T) {
 	const chunkBits = 20
 	const chunks = 1 << (32 - chunkBits)
 	step := 64
-	if long() {
+	if testenv.Long() {
 		step = 1
 	}
 	for _, f := range []*Format{E4M3FN, E5M2} {
@@ -179,7 +176,7 @@ func TestExhaustiveFloat32(t *testing.T) {
 			t.Fatal(msg)
 		default:
 		}
-		if long() {
+		if testenv.Long() {
 			h := sha256.New()
 			for _, s := range sums {
 				h.Write(s[:])

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/require"
 )
 
@@ -89,7 +90,7 @@ func TestEncodeMatchesReference(t *testing.T) {
 func TestStochasticMatchesReference(t *testing.T) {
 	randoms := []uint32{0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x12345678, 0xDEADBEEF, 0x0000FFFF, 0xFFFF0000}
 	bits := []int{1, 2, 3, 7, 8, 16, 23, 31, 32}
-	if testing.Short() {
+	if !testenv.Long() {
 		randoms = []uint32{0, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xDEADBEEF}
 		bits = []int{1, 3, 8, 32}
 	}

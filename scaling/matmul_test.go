@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -101,7 +102,7 @@ func TestRoundMantissa(t *testing.T) {
 // ~1e-7.
 func TestFastAccumulationError(t *testing.T) {
 	ks := []int{128, 1024, 8192, 32768}
-	if testing.Short() {
+	if !testenv.Long() {
 		ks = ks[:3]
 	}
 	var prevFast, fast128, promoted128 float64

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -45,7 +46,7 @@ func refScale(t *testing.T, g Granularity, f *fp8.Format, amax, tensorAmax float
 // scale from its formula, the float32 product, fp8's scalar Encode.
 func TestQuantizeMatchesReference(t *testing.T) {
 	shapes := [][2]int{{1, 1}, {3, 7}, {5, 40}, {130, 150}}
-	if testing.Short() {
+	if !testenv.Long() {
 		shapes = shapes[:3]
 	}
 	for si, sh := range shapes {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -66,9 +67,7 @@ func TestParamsRoundTrip(t *testing.T) {
 // its ends) in turn and renders: no value a user can pick may break a
 // scene.
 func TestEveryOptionRenders(t *testing.T) {
-	if testing.Short() {
-		t.Skip("renders every option of every scene")
-	}
+	testenv.SkipUnlessLong(t, "renders every option of every scene")
 	for _, n := range Names() {
 		t.Run(n, func(t *testing.T) {
 			s, err := New(n)

@@ -4,18 +4,19 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestDelayedOverflowsWhereCurrentDoesNot(t *testing.T) {
 	var out bytes.Buffer
-	steps, err := run(&out, testing.Short())
+	steps, err := run(&out, !testenv.Long())
 	require.NoError(t, err)
 	require.Len(t, steps, 24)
 	spike := steps[16]
 	n := 32 * 64
-	if !testing.Short() {
+	if testenv.Long() {
 		n = 64 * 256
 	}
 	// At the spike delayed scaling uses a scale from the history, 8× too

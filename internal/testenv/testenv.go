@@ -1,8 +1,10 @@
-// Package testenv finds what fp8lab's Node and browser tests need (node,
-// chromium, the built WebAssembly modules) and skips a test cleanly when
-// something is missing on a developer's machine. Under CI (the environment
-// variable CI=true) a missing tool fails the test instead: CI installs them
-// with scripts/install-deps.sh.
+// Package testenv holds what fp8lab's tests share about their environment:
+// the one switch for long tests (Long, SkipUnlessLong: FP8LAB_LONG=1), and
+// what the Node and browser tests need (node, chromium, the built
+// WebAssembly modules), skipping a test cleanly when something is missing on
+// a developer's machine. Under CI (the environment variable CI=true) a
+// missing tool fails the test instead: CI installs them with
+// scripts/install-deps.sh.
 package testenv
 
 import (

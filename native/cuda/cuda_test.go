@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
@@ -49,7 +50,7 @@ func (w logWriter) Write(p []byte) (int, error) {
 func TestParity(t *testing.T) {
 	d := device(t)
 	t.Logf("device: %s", d.Info().Device)
-	rep, err := native.Parity(native.NewCPU(), d, native.ParityConfig{Seed: 1, Short: testing.Short(), Log: logWriter{t}})
+	rep, err := native.Parity(native.NewCPU(), d, native.ParityConfig{Seed: 1, Short: !testenv.Long(), Log: logWriter{t}})
 	require.NoError(t, err)
 	require.NoError(t, rep.Err())
 	// The GPU must really run the operations it claims, not skip them.

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
@@ -128,7 +129,7 @@ func floatInputs(n int, seed uint64) []uint32 {
 }
 
 func samples() int {
-	if testing.Short() {
+	if !testenv.Long() {
 		return 1 << 18
 	}
 	return 1 << 21

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/viz"
 )
 
@@ -27,8 +28,8 @@ func TestDesktopUnderXvfb(t *testing.T) {
 		}
 		t.Skip("xvfb-run is missing: install xvfb (and the X11/GL packages of scripts/install-deps.sh) to run the desktop app's self-test")
 	}
-	if testing.Short() && os.Getenv("CI") != "true" {
-		t.Skip("-short: the desktop self-test builds the ebiten binary and runs it under xvfb")
+	if !testenv.Long() && !testenv.InCI() {
+		t.Skip("long test (builds the ebiten binary and runs it under xvfb): runs with FP8LAB_LONG=1 or CI=true")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "fp8lab-desktop")

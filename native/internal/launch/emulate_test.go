@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
@@ -158,7 +159,7 @@ func TestEmulatedKernelsMatchTheCPU(t *testing.T) {
 	// Odd sizes: 37×300 takes the four-wide paths, 130×257 the scalar ones,
 	// both with partial blocks; "special" brings NaN, ±Inf and overflow.
 	filters := []string{"37x300 normal", "130x257 normal", "130x257 special nearest", "3x5 ", "fwht", "dequantize E5M2"}
-	if !testing.Short() {
+	if testenv.Long() {
 		filters = []string{""}
 	}
 	for _, f := range filters {
