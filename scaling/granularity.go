@@ -2,6 +2,7 @@ package scaling
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -83,43 +84,37 @@ func Block(rows, cols int) Granularity {
 	return Granularity{Kind: KindBlock, BlockRows: rows, BlockCols: cols}
 }
 
-// Granularities returns the seven standard granularities in the order the
-// CLI lists them: tensor, row, col, tile1x128, block128, mx, nvfp4.
+// Granularities returns the standard granularities, one per kind with its
+// recipe's default block shape, in the order the CLI lists them: tensor,
+// row, col, tile1x128, block128, mx, nvfp4.
 func Granularities() []Granularity {
-	return []Granularity{PerTensor, PerRow, PerCol, Tile1x128, Block128, MX, NVFP4}
+	out := make([]Granularity, len(granularitySpecs))
+	for k := range granularitySpecs {
+		out[k] = defaultGranularity(Kind(k))
+	}
+	return out
 }
 
 // Validate reports whether g is a known kind with a usable block shape.
 func (g Granularity) Validate() error {
-	bad := func(msg string) error {
-		return fmt.Errorf("%w: %s %s", ErrGranularity, g, msg)
-	}
 	if g.BlockRows > MaxBlockSide || g.BlockCols > MaxBlockSide {
 		return fmt.Errorf("%w: block %d×%d has a side above %d", ErrGranularity, g.BlockRows, g.BlockCols, MaxBlockSide)
 	}
-	switch g.Kind {
-	case KindTensor, KindRow, KindCol:
-		if g.BlockRows != 0 || g.BlockCols != 0 {
-			return bad("takes no block shape")
-		}
-	case KindTile:
-		if g.BlockRows != 0 && g.BlockRows != 1 || g.BlockCols < 0 {
-			return bad("needs a 1×N tile with N > 0")
-		}
-	case KindBlock:
-		if g.BlockRows < 0 || g.BlockCols < 0 {
-			return bad("needs a positive block shape")
-		}
-	case KindMX:
-		if g.BlockRows != 0 && g.BlockRows != 1 || g.BlockCols != 0 && g.BlockCols != MXBlockSize {
-			return bad("blocks are 1×32 (OCP MX v1.0)")
-		}
-	case KindNVFP4:
-		if g.BlockRows != 0 && g.BlockRows != 1 || g.BlockCols != 0 && g.BlockCols != NVFP4BlockSize {
-			return bad("blocks are 1×16")
-		}
-	default:
+	s, ok := g.spec()
+	if !ok {
 		return fmt.Errorf("%w: unknown kind %d", ErrGranularity, g.Kind)
+	}
+	bad := func(v int, sd side) bool {
+		if !s.takesShape {
+			return v != 0
+		}
+		if sd.free {
+			return v < 0
+		}
+		return v != 0 && v != sd.def
+	}
+	if bad(g.BlockRows, s.rows) || bad(g.BlockCols, s.cols) {
+		return fmt.Errorf("%w: %s %s", ErrGranularity, g, s.shapeHelp)
 	}
 	return nil
 }
@@ -134,64 +129,28 @@ func (g Granularity) BlockShape(rows, cols int) (blockRows, blockCols int, err e
 	if err := checkDims(rows, cols); err != nil {
 		return 0, 0, err
 	}
-	or := func(v, def int) int {
-		if v == 0 {
-			return def
-		}
-		return v
+	s, _ := g.spec()
+	br, bc := g.shapeOr()
+	if s.rows.whole {
+		br = rows
 	}
-	switch g.Kind {
-	case KindTensor:
-		return rows, cols, nil
-	case KindRow:
-		return 1, cols, nil
-	case KindCol:
-		return rows, 1, nil
-	case KindTile:
-		return 1, or(g.BlockCols, DefaultTile), nil
-	case KindBlock:
-		return or(g.BlockRows, DefaultBlock), or(g.BlockCols, DefaultBlock), nil
-	case KindMX:
-		return 1, MXBlockSize, nil
-	default: // KindNVFP4, the only kind left after Validate
-		return 1, NVFP4BlockSize, nil
+	if s.cols.whole {
+		bc = cols
 	}
+	return br, bc, nil
 }
 
 // String returns the name ParseGranularity reads back: tensor, row, col,
 // tile1xN, blockN (square) or blockRxC, mx, nvfp4.
 func (g Granularity) String() string {
-	switch g.Kind {
-	case KindTensor:
-		return "tensor"
-	case KindRow:
-		return "row"
-	case KindCol:
-		return "col"
-	case KindTile:
-		n := g.BlockCols
-		if n == 0 {
-			n = DefaultTile
-		}
-		return "tile1x" + strconv.Itoa(n)
-	case KindBlock:
-		r, c := g.BlockRows, g.BlockCols
-		if r == 0 {
-			r = DefaultBlock
-		}
-		if c == 0 {
-			c = DefaultBlock
-		}
-		if r == c {
-			return "block" + strconv.Itoa(r)
-		}
-		return fmt.Sprintf("block%dx%d", r, c)
-	case KindMX:
-		return "mx"
-	case KindNVFP4:
-		return "nvfp4"
+	s, ok := g.spec()
+	if !ok {
+		return fmt.Sprintf("Granularity(%d)", g.Kind)
 	}
-	return fmt.Sprintf("Granularity(%d)", g.Kind)
+	if s.format != nil {
+		return s.format(g.shapeOr())
+	}
+	return s.name
 }
 
 // ParseGranularity parses a granularity name, case-insensitively: "tensor",
@@ -201,45 +160,39 @@ func (g Granularity) String() string {
 // known ones.
 func ParseGranularity(s string) (Granularity, error) {
 	name := strings.ToLower(strings.TrimSpace(s))
-	switch name {
-	case "tensor", "tensorwise", "per-tensor":
-		return PerTensor, nil
-	case "row", "rowwise", "per-row":
-		return PerRow, nil
-	case "col", "column", "colwise", "per-col", "per-column":
-		return PerCol, nil
-	case "tile":
-		return Tile1x128, nil
-	case "block":
-		return Block128, nil
-	case "mx", "mx32":
-		return MX, nil
-	case "nvfp4":
-		return NVFP4, nil
-	}
-	unknown := fmt.Errorf("%w: unknown granularity %q (tensor, row, col, tile1xN, blockN, blockRxC, mx, nvfp4)", ErrGranularity, s)
-	if rest, ok := strings.CutPrefix(name, "tile1x"); ok {
-		n, err := parseSize(rest)
-		if err != nil {
-			return Granularity{}, unknown
+	for k := range granularitySpecs {
+		spec := &granularitySpecs[k]
+		if name == spec.name || slices.Contains(spec.aliases, name) {
+			return defaultGranularity(Kind(k)), nil
 		}
-		return Tile(n), nil
 	}
-	if rest, ok := strings.CutPrefix(name, "block"); ok {
-		rs, cs, found := strings.Cut(rest, "x")
-		r, err := parseSize(rs)
-		if err != nil {
-			return Granularity{}, unknown
+	syntax := make([]string, len(granularitySpecs))
+	for k, spec := range granularitySpecs {
+		syntax[k] = spec.syntax
+	}
+	unknown := fmt.Errorf("%w: unknown granularity %q (%s)", ErrGranularity, s, strings.Join(syntax, ", "))
+	for _, spec := range granularitySpecs {
+		if spec.parse == nil {
+			continue
 		}
-		c := r
-		if found {
-			if c, err = parseSize(cs); err != nil {
-				return Granularity{}, unknown
+		if rest, ok := strings.CutPrefix(name, spec.prefix); ok {
+			if g, ok := spec.parse(rest); ok {
+				return g, nil
 			}
+			return Granularity{}, unknown
 		}
-		return Block(r, c), nil
 	}
 	return Granularity{}, unknown
+}
+
+// defaultGranularity returns kind k with its recipe's default block shape
+// (PerTensor, ..., NVFP4).
+func defaultGranularity(k Kind) Granularity {
+	g := Granularity{Kind: k}
+	if g.TakesBlockShape() {
+		g.BlockRows, g.BlockCols = g.shapeOr()
+	}
+	return g
 }
 
 // parseSize reads a block side: a decimal integer in 1..MaxBlockSide.

@@ -90,9 +90,9 @@ func Quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized
 			return nil, fmt.Errorf("%w: block (%d, %d) of %s holds %g", ErrNonFinite, b/l.gc, b%l.gc, q.Granularity, q.Amax[b])
 		}
 	}
-	switch g.Kind {
-	case KindMX:
-		q.ScaleFormat, q.ScaleCodes = fp8.E8M0, make([]uint8, l.blocks())
+	switch g.Scales() {
+	case ScaleE8M0:
+		q.ScaleFormat, q.ScaleCodes = g.ScaleFormat(), make([]uint8, l.blocks())
 		for b, a := range q.Amax {
 			c, err := MXScale(float64(a), f, opts.MXRounding)
 			if err != nil {
@@ -101,7 +101,7 @@ func Quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized
 			k, _ := fp8.E8M0Exponent(c)
 			q.ScaleCodes[b], q.Scales[b] = c, float32(math.Ldexp(1, -k))
 		}
-	case KindNVFP4:
+	case ScaleE4M3:
 		var tensorAmax float32
 		for _, a := range q.Amax {
 			tensorAmax = max(tensorAmax, a)
@@ -111,7 +111,7 @@ func Quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized
 			return nil, err
 		}
 		q.TensorScale = dec
-		q.ScaleFormat, q.ScaleCodes = fp8.E4M3FN, make([]uint8, l.blocks())
+		q.ScaleFormat, q.ScaleCodes = g.ScaleFormat(), make([]uint8, l.blocks())
 		for b, a := range q.Amax {
 			if q.ScaleCodes[b], q.Scales[b], err = NVFP4BlockScale(a, enc); err != nil {
 				return nil, err
@@ -136,7 +136,7 @@ func Quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized
 // default) and NaN becomes the format's NaN, or an error where it has none.
 // Delayed scaling uses it with a scale computed from past amaxes.
 func QuantizeWithScales(t *Tensor, f *fp8.Format, g Granularity, scales []float32, opts Options) (*Quantized, error) {
-	if g.Kind == KindMX || g.Kind == KindNVFP4 {
+	if !g.FloatScales() {
 		return nil, fmt.Errorf("%w: %s scales are not float32 multipliers; use Quantize", ErrGranularity, g)
 	}
 	q, l, err := prepare(t, f, g, opts)
@@ -181,8 +181,7 @@ func prepare(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized,
 		return nil, layout{}, err
 	}
 	resolved := g
-	switch g.Kind {
-	case KindTile, KindBlock, KindMX, KindNVFP4:
+	if g.TakesBlockShape() {
 		resolved.BlockRows, resolved.BlockCols = l.br, l.bc
 	}
 	q := &Quantized{
@@ -208,26 +207,23 @@ func checkCombination(f *fp8.Format, g Granularity, opts Options) error {
 	if err := opts.Rule.check(); err != nil {
 		return err
 	}
-	if g.Kind != KindMX && opts.MXRounding != fp8.ScaleFloor {
+	mx := g.Scales() == ScaleE8M0 // the MX shared exponent: MXScale
+	if !mx && opts.MXRounding != fp8.ScaleFloor {
 		return fmt.Errorf("%w: MXRounding applies to mx only, not %s", ErrOptions, g)
 	}
-	switch g.Kind {
-	case KindMX:
-		if opts.Rule != (ScaleRule{}) {
-			return fmt.Errorf("%w: mx scales follow OCP MX, a ScaleRule (pow2, margin, eps) does not apply", ErrOptions)
-		}
+	if !g.FloatScales() && opts.Rule != (ScaleRule{}) {
+		spec, _ := g.spec()
+		return fmt.Errorf("%w: %s scales follow %s, a ScaleRule (pow2, margin, eps) does not apply", ErrOptions, g, spec.scaleSource)
+	}
+	if mx {
 		if opts.MXRounding > fp8.ScaleNearestEven {
 			return fmt.Errorf("%w: MX scale rounding %d", ErrOptions, opts.MXRounding)
 		}
 		_, err := MXEmax(f)
 		return err
-	case KindNVFP4:
-		if opts.Rule != (ScaleRule{}) {
-			return fmt.Errorf("%w: nvfp4 scales follow NVIDIA's recipe, a ScaleRule (pow2, margin, eps) does not apply", ErrOptions)
-		}
-		if !sameFormat(f, fp8.E2M1) {
-			return fmt.Errorf("%w: nvfp4 elements are E2M1, not %s", ErrFormat, f.Name())
-		}
+	}
+	if e := g.ElementFormat(); e != nil && !sameFormat(f, e) {
+		return fmt.Errorf("%w: %s elements are %s, not %s", ErrFormat, g, e.Name(), f.Name())
 	}
 	return nil
 }
@@ -331,12 +327,7 @@ func (q *Quantized) Check() error {
 	if len(q.Codes) != q.Rows*q.Cols || len(q.Scales) != l.blocks() {
 		return fmt.Errorf("%w: %d codes and %d scales for %d×%d in %d blocks", ErrShape, len(q.Codes), len(q.Scales), q.Rows, q.Cols, l.blocks())
 	}
-	switch q.Granularity.Kind {
-	case KindMX, KindNVFP4:
-		want := fp8.E8M0
-		if q.Granularity.Kind == KindNVFP4 {
-			want = fp8.E4M3FN
-		}
+	if want := q.Granularity.ScaleFormat(); want != nil {
 		if q.ScaleFormat == nil || !sameFormat(q.ScaleFormat, want) || len(q.ScaleCodes) != l.blocks() {
 			return fmt.Errorf("%w: %s needs %d %s scale codes", ErrShape, q.Granularity, l.blocks(), want.Name())
 		}
@@ -345,14 +336,14 @@ func (q *Quantized) Check() error {
 				return fmt.Errorf("%w: scale code %d of block %d is NaN", ErrNonFinite, c, b)
 			}
 		}
-		if k := q.Granularity.Kind; k == KindNVFP4 && (!(q.TensorScale > 0) || math.IsInf(float64(q.TensorScale), 0)) {
+		if q.Granularity.HasTensorScale() && (!(q.TensorScale > 0) || math.IsInf(float64(q.TensorScale), 0)) {
 			return fmt.Errorf("%w: NVFP4 tensor scale %g", ErrValue, q.TensorScale)
 		}
-	default:
-		for b, s := range q.Scales {
-			if !(s > 0) || math.IsInf(float64(s), 0) {
-				return fmt.Errorf("%w: scale %d is %g (must be positive and finite)", ErrValue, b, s)
-			}
+		return nil
+	}
+	for b, s := range q.Scales {
+		if !(s > 0) || math.IsInf(float64(s), 0) {
+			return fmt.Errorf("%w: scale %d is %g (must be positive and finite)", ErrValue, b, s)
 		}
 	}
 	return nil
@@ -367,8 +358,8 @@ func (q *Quantized) BlockDecodeScale(b int) float64 {
 	if b < 0 || b >= len(q.Scales) {
 		return math.NaN()
 	}
-	switch q.Granularity.Kind {
-	case KindMX:
+	switch q.Granularity.Scales() {
+	case ScaleE8M0:
 		if b < len(q.ScaleCodes) {
 			k, err := fp8.E8M0Exponent(q.ScaleCodes[b])
 			if err == nil {
@@ -376,7 +367,7 @@ func (q *Quantized) BlockDecodeScale(b int) float64 {
 			}
 		}
 		return math.NaN()
-	case KindNVFP4:
+	case ScaleE4M3:
 		if b < len(q.ScaleCodes) {
 			return float64(fp8.E4M3FN.Decode32(q.ScaleCodes[b]) * q.TensorScale)
 		}
@@ -393,9 +384,9 @@ func (q *Quantized) Dequantize() (*Tensor, error) {
 		return nil, err
 	}
 	out := &Tensor{Rows: q.Rows, Cols: q.Cols, Data: make([]float32, len(q.Codes))}
-	kind := q.Granularity.Kind
+	mul := !q.Granularity.FloatScales()       // decode scales multiply (MX, NVFP4)
 	factors := make([]float32, len(q.Scales)) // multipliers for MX and NVFP4
-	if kind == KindMX || kind == KindNVFP4 {
+	if mul {
 		for b := range factors {
 			factors[b] = float32(q.BlockDecodeScale(b))
 		}
@@ -410,7 +401,7 @@ func (q *Quantized) Dequantize() (*Tensor, error) {
 			for j0 := 0; j0 < q.Cols; j0 += q.BlockCols {
 				b := base + j0/q.BlockCols
 				seg := row[j0:min(j0+q.BlockCols, q.Cols)]
-				if kind == KindMX || kind == KindNVFP4 {
+				if mul {
 					m := factors[b]
 					for k := range seg {
 						seg[k] *= m
