@@ -223,10 +223,10 @@ func (p *parity) quantCases(g scaling.Granularity, caseNo int) []quantCase {
 	mxr := fp8.ScaleRounding(caseNo % 3)
 	base := QuantizeOptions{Rule: rule}
 	tie := QuantizeOptions{Rule: scaling.ScaleRule{Pow2: scaling.Pow2Down}}
-	if g.Kind == scaling.KindMX || g.Kind == scaling.KindNVFP4 {
+	if !g.FloatScales() {
 		base = QuantizeOptions{MXRounding: mxr}
 		tie = QuantizeOptions{}
-		if g.Kind == scaling.KindNVFP4 {
+		if g.Scales() != scaling.ScaleE8M0 {
 			base.MXRounding = 0
 		}
 	}
@@ -248,11 +248,11 @@ func (p *parity) quantize() error {
 		for _, g := range granularities() {
 			for _, f := range []*fp8.Format{fp8.E4M3FN, fp8.E5M2} {
 				fmtName := f.Name()
-				if g.Kind == scaling.KindNVFP4 {
+				if e := g.ElementFormat(); e != nil {
 					if f != fp8.E4M3FN {
 						continue
 					}
-					f, fmtName = fp8.E2M1, "E2M1"
+					f, fmtName = e, e.Name()
 				}
 				for _, qc := range p.quantCases(g, n) {
 					n++
@@ -341,8 +341,8 @@ func (p *parity) dequantize() error {
 	for _, sh := range p.shapes() {
 		for _, g := range granularities() {
 			for _, f := range []*fp8.Format{fp8.E4M3FN, fp8.E5M2, fp8.E2M1} {
-				if (f == fp8.E2M1) != (g.Kind == scaling.KindNVFP4) {
-					continue
+				if e := g.ElementFormat(); e != nil && f != e || e == nil && f == fp8.E2M1 {
+					continue // the recipe's own element format, and E2M1 only there
 				}
 				name := fmt.Sprintf("dequantize %s %s %dx%d", f.Name(), g, sh[0], sh[1])
 				if !p.wants(name) {

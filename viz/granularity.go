@@ -139,13 +139,18 @@ func (s *granularityScene) compute() error {
 			}
 		}
 	}
-	cases := []*granularityCase{
-		{name: "tensor", g: scaling.PerTensor, fmt: f},
-		{name: "row", g: scaling.PerRow, fmt: f},
-		{name: "1×128 tile", g: scaling.Tile1x128, fmt: f},
-		{name: "128×128 block", g: scaling.Block128, fmt: f},
-		{name: "MX", g: scaling.MX, fmt: f},
-		{name: "NVFP4", g: scaling.NVFP4, fmt: fp8.E2M1},
+	// Every standard granularity but col (the scene has six panels), named
+	// and formatted as scaling's table says: NVFP4 brings its own E2M1.
+	var cases []*granularityCase
+	for _, g := range scaling.Granularities() {
+		if g.Kind == scaling.KindCol {
+			continue
+		}
+		c := &granularityCase{name: g.Label(), g: g, fmt: f}
+		if e := g.ElementFormat(); e != nil {
+			c.fmt = e
+		}
+		cases = append(cases, c)
 	}
 	// The cases are independent: run them side by side, each costing a
 	// whole matrix of work.

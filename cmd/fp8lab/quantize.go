@@ -61,7 +61,7 @@ func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		opts.Random = make([]uint32, len(t.Data))
 		rng.Fill(opts.Random, *seed, 0, 0)
 	}
-	if g.Kind == scaling.MX.Kind {
+	if g.Scales() == scaling.ScaleE8M0 {
 		if opts.MXRounding, err = fp8.ParseScaleRounding(*mxRound); err != nil {
 			return err
 		}

@@ -43,8 +43,8 @@ func run(w io.Writer) ([]line, error) {
 	var out []line
 	for _, g := range scaling.Granularities() {
 		f := fp8.E4M3FN
-		if g.Kind == scaling.KindNVFP4 {
-			f = fp8.E2M1 // NVFP4 is a 4-bit recipe
+		if e := g.ElementFormat(); e != nil {
+			f = e // NVFP4 is a 4-bit recipe: E2M1
 		}
 		q, err := scaling.Quantize(t, f, g, scaling.Options{})
 		if err != nil {

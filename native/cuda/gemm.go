@@ -81,9 +81,11 @@ func (d *Device) ScaledMatMul(a, b *scaling.Quantized, out native.Output) (*scal
 		return nil, err
 	}
 	m, k, n := a.Rows, a.Cols, b.Cols
-	ga, gb := a.Granularity.Kind, b.Granularity.Kind
-	tensorwise := ga == scaling.KindTensor && gb == scaling.KindTensor
-	rowcol := ga == scaling.KindRow && gb == scaling.KindCol
+	// cuBLASLt scales whole operands (one scale each) or A by row and B by
+	// column: scales constant along the contraction axis K.
+	ga, gb := a.Granularity, b.Granularity
+	tensorwise := ga.WholeRows() && ga.WholeCols() && gb.WholeRows() && gb.WholeCols()
+	rowcol := ga.WholeRows() && !ga.WholeCols() && gb.WholeCols() && !gb.WholeRows()
 	switch {
 	case ta == typeE5M2 && tb == typeE5M2:
 		return nil, fmt.Errorf("%w: cuBLASLt has no E5M2×E5M2 product", native.ErrUnsupported)

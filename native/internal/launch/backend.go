@@ -90,6 +90,14 @@ func FormatID(f *fp8.Format) (int, error) {
 	return 0, fmt.Errorf("%w: the GPU quantizes to E4M3FN and E5M2, not %s", native.ErrUnsupported, f.Name())
 }
 
+// gpuQuantizes lists the granularities the quantize kernels implement (not
+// col, not nvfp4). A kind added to scaling's table is unsupported on the GPU
+// until a kernel handles it and it is listed here.
+var gpuQuantizes = map[scaling.Kind]bool{
+	scaling.KindTensor: true, scaling.KindRow: true, scaling.KindTile: true,
+	scaling.KindBlock: true, scaling.KindMX: true,
+}
+
 // checkQuantize validates what scaling.Quantize validates, for the
 // granularities and formats the kernels implement.
 func checkQuantize(t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, opts native.QuantizeOptions) (int, Layout, error) {
@@ -106,20 +114,21 @@ func checkQuantize(t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, opts
 	if err := g.Validate(); err != nil {
 		return 0, Layout{}, err
 	}
-	if g.Kind == scaling.KindCol || g.Kind == scaling.KindNVFP4 {
+	if !gpuQuantizes[g.Kind] {
 		return 0, Layout{}, fmt.Errorf("%w: the GPU quantizes tensor, row, tile, block and mx granularities, not %s", native.ErrUnsupported, g)
 	}
+	mx := g.Scales() == scaling.ScaleE8M0
 	r := opts.Rule
 	switch {
 	case r.Pow2 > scaling.Pow2Up || math.IsNaN(r.Eps) || math.IsInf(r.Eps, 0) || r.Eps < 0 || r.Margin < -1000 || r.Margin > 1000:
 		return 0, Layout{}, fmt.Errorf("%w: scale rule %+v", scaling.ErrOptions, r)
-	case g.Kind != scaling.KindMX && opts.MXRounding != fp8.ScaleFloor:
+	case !mx && opts.MXRounding != fp8.ScaleFloor:
 		return 0, Layout{}, fmt.Errorf("%w: MXRounding applies to mx only, not %s", scaling.ErrOptions, g)
-	case g.Kind == scaling.KindMX && r != (scaling.ScaleRule{}):
+	case mx && r != (scaling.ScaleRule{}):
 		return 0, Layout{}, fmt.Errorf("%w: mx scales follow OCP MX, a ScaleRule (pow2, margin, eps) does not apply", scaling.ErrOptions)
 	case opts.MXRounding > fp8.ScaleNearestEven:
 		return 0, Layout{}, fmt.Errorf("%w: MX scale rounding %d", scaling.ErrOptions, opts.MXRounding)
-	case g.Kind == scaling.KindMX && opts.Scales != nil:
+	case mx && opts.Scales != nil:
 		return 0, Layout{}, fmt.Errorf("%w: %s scales are not float32 multipliers; use Quantize", scaling.ErrGranularity, g)
 	}
 	l, err := layoutOf(g, t.Rows, t.Cols)
@@ -142,8 +151,7 @@ func checkQuantize(t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, opts
 // resolve fills in the block shape of tile, block, MX and NVFP4
 // granularities, as scaling.Quantize records it.
 func resolve(g scaling.Granularity, l Layout) scaling.Granularity {
-	switch g.Kind {
-	case scaling.KindTile, scaling.KindBlock, scaling.KindMX, scaling.KindNVFP4:
+	if g.TakesBlockShape() {
 		g.BlockRows, g.BlockCols = l.BR, l.BC
 	}
 	return g
@@ -161,7 +169,7 @@ func (k *Kernels) Quantize(t *scaling.Tensor, f *fp8.Format, g scaling.Granulari
 		return nil, fmt.Errorf("%w: the hardware FP8 conversion needs sm_90 (or sm_89 with a driver that takes PTX ISA 8.1); this GPU is %s",
 			native.ErrUnsupported, k.Arch)
 	}
-	q := Quant{Format: id, MX: g.Kind == scaling.KindMX, Eps: opts.Rule.Eps, Margin: opts.Rule.Margin, Pow2: int(opts.Rule.Pow2),
+	q := Quant{Format: id, MX: g.Scales() == scaling.ScaleE8M0, Eps: opts.Rule.Eps, Margin: opts.Rule.Margin, Pow2: int(opts.Rule.Pow2),
 		MXRound: int(opts.MXRounding), Hardware: k.HardwareFP8 && opts.Codec != native.CodecSoftware, Scales: opts.Scales,
 		Fusable: g.Kind == scaling.KindTile || g.Kind == scaling.KindMX}
 	if q.Eps == 0 {
@@ -182,7 +190,7 @@ func (k *Kernels) Quantize(t *scaling.Tensor, f *fp8.Format, g scaling.Granulari
 		Codes: outs[0], Scales: as[float32](outs[1]), Amax: make([]float32, l.Blocks()), Mode: opts.Mode(),
 	}
 	if q.MX {
-		res.ScaleFormat, res.ScaleCodes = fp8.E8M0, outs[3]
+		res.ScaleFormat, res.ScaleCodes = g.ScaleFormat(), outs[3]
 	}
 	for b, v := range as[uint32](outs[2]) {
 		res.Amax[b] = amaxFromBits(v)
@@ -204,7 +212,7 @@ func (k *Kernels) Dequantize(q *scaling.Quantized) (*scaling.Tensor, error) {
 		table[c] = q.Format.Decode32(uint8(c))
 	}
 	factors, mul := q.Scales, false
-	if kind := q.Granularity.Kind; kind == scaling.KindMX || kind == scaling.KindNVFP4 {
+	if !q.Granularity.FloatScales() {
 		factors, mul = make([]float32, len(q.Scales)), true
 		for b := range factors {
 			factors[b] = float32(q.BlockDecodeScale(b))
