@@ -254,3 +254,10 @@ func pearson(x, y []float64) float64 {
 	}
 	return sxy / math.Sqrt(sxx*syy)
 }
+
+// TestFillShortAllocatesNothing checks the documented promise: a slice
+// short enough to be filled inline costs no allocation.
+func TestFillShortAllocatesNothing(t *testing.T) {
+	buf := make([]uint32, 1000)
+	assert.Zero(t, testing.AllocsPerRun(50, func() { Fill(buf, 1, 2, 3) }))
+}

@@ -56,6 +56,10 @@ func Bits(seed, stream, index uint64) uint32 {
 // once; the result does not depend on how the work is split. Indices wrap
 // around modulo 2^64.
 func Fill(dst []uint32, seed, stream, start uint64) {
+	if parallel.Workers(len(dst)) == 1 {
+		fillSerial(dst, seed, stream, start) // inline: no closure to allocate
+		return
+	}
 	err := parallel.Chunks(len(dst), 4, len(dst), func(lo, hi int) error {
 		fillSerial(dst[lo:hi], seed, stream, start+uint64(lo))
 		return nil

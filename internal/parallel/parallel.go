@@ -56,7 +56,11 @@ func Chunks(n, grain, work int, fn func(lo, hi int) error) error {
 	if n <= 0 {
 		return nil
 	}
-	spans := split(n, grain, Workers(work))
+	w := Workers(work)
+	if w == 1 {
+		return call(fn, 0, n)
+	}
+	spans := split(n, grain, w)
 	if len(spans) == 1 {
 		return call(fn, 0, n)
 	}
