@@ -10,7 +10,8 @@ import (
 // Kind names a family of granularities: which elements share one scale.
 type Kind uint8
 
-// The granularities in use today.
+// The granularities in use today. A new kind is a constant here and an
+// entry in the table granularitySpecs (granularity_spec.go).
 const (
 	// KindTensor: one scale for the whole tensor (torchao "tensorwise",
 	// Transformer Engine's delayed and current per-tensor scaling).

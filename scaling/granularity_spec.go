@@ -45,9 +45,9 @@ type granularitySpec struct {
 	takesShape bool
 	rows, cols side
 	shapeHelp  string // Validate's complaint about a bad shape
-	// format gives the CLI name (tile1xN, blockRxC) and label the display
-	// name ("1×128 tile") of a resolved block shape; nil means name and
-	// label are fixed.
+	// format and formatLabel give the CLI name (tile1xN, blockRxC) and the
+	// display label ("1×128 tile") of a block shape; where they are nil,
+	// name and label are used as they are.
 	format      func(br, bc int) string
 	label       string
 	formatLabel func(br, bc int) string
