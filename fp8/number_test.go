@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fp8lab/fp8lab/internal/testenv"
 )
 
 func TestParseTextVectors(t *testing.T) {
@@ -80,7 +82,7 @@ func TestParseTextVectors(t *testing.T) {
 func TestParseTextExactFloat64(t *testing.T) {
 	rng := rand.New(rand.NewSource(12))
 	n := 3000
-	if testing.Short() {
+	if !testenv.Long() {
 		n = 500
 	}
 	for i := 0; i < n; i++ {
@@ -117,7 +119,7 @@ func TestEncodeStringRoundsOnce(t *testing.T) {
 		ref := newRef(f.Spec())
 		vals := ref.vals
 		step := 1
-		if testing.Short() {
+		if !testenv.Long() {
 			step = 3
 		}
 		for i := 0; i+1 < len(vals); i += step {
