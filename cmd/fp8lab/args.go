@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -12,41 +11,19 @@ import (
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 )
 
-// parseNumber reads a decimal or hexadecimal float ("0x1.8p-3"), or nan,
-// inf, +inf, -inf (any case). Values beyond float64's range are errors
+// parseNumber reads a number in fp8lab's one grammar (fp8.ParseNumber, which
+// the CSV reader shares): a decimal or hexadecimal float ("0x1.8p-3"), or
+// nan, inf, +inf, -inf (any case). Values beyond float64's range are errors
 // rather than a silent infinity.
 func parseNumber(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	switch strings.ToLower(t) {
-	case "nan", "+nan":
-		return math.NaN(), nil
-	case "-nan":
-		return math.Copysign(math.NaN(), -1), nil // the sign is kept, as the library keeps it
-	case "inf", "+inf", "infinity", "+infinity":
-		return math.Inf(1), nil
-	case "-inf", "-infinity":
-		return math.Inf(-1), nil
-	case "":
+	if strings.TrimSpace(s) == "" {
 		return 0, fmt.Errorf("empty value")
 	}
-	if strings.ContainsRune(t, '_') {
-		return 0, fmt.Errorf("invalid number %q", s)
+	v, err := fp8.ParseNumber(s, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%q is beyond float64's range (write inf for infinity)", s)
 	}
-	v, err := strconv.ParseFloat(t, 64)
 	if err != nil {
-		var ne *strconv.NumError
-		if e, ok := err.(*strconv.NumError); ok {
-			ne = e
-		}
-		if ne != nil && ne.Err == strconv.ErrRange && !math.IsInf(v, 0) {
-			return v, nil // underflow to zero or a subnormal is still a number
-		}
-		if ne != nil && ne.Err == strconv.ErrRange {
-			return 0, fmt.Errorf("%q is beyond float64's range (write inf for infinity)", s)
-		}
-		return 0, fmt.Errorf("invalid number %q", s)
-	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("invalid number %q", s)
 	}
 	return v, nil
