@@ -229,6 +229,16 @@ func argUint64(args []js.Value, i int, name string) (uint64, error) {
 // argOpts reads argument i as an options object (undefined or null: none),
 // rejecting properties not in allowed.
 func argOpts(args []js.Value, i int, allowed ...string) (Opts, error) {
+	o, err := argObject(args, i)
+	if err != nil {
+		return nil, err
+	}
+	return o, o.Check(allowed...)
+}
+
+// argObject reads argument i as a plain object of numbers, strings and
+// booleans, with any property names.
+func argObject(args []js.Value, i int) (Opts, error) {
 	v := arg(args, i)
 	o := Opts{}
 	if t := typeOf(v); t == js.TypeUndefined || t == js.TypeNull {
@@ -256,13 +266,13 @@ func argOpts(args []js.Value, i int, allowed ...string) (Opts, error) {
 			return nil, fmt.Errorf("option %s must be a number, string or boolean, got %s", k, kind(p))
 		}
 	}
-	return o, o.Check(allowed...)
+	return o, nil
 }
 
 // argParams reads argument i as scene parameters: an object whose values are
 // strings, numbers or booleans, all passed on as strings.
 func argParams(args []js.Value, i int) (map[string]string, error) {
-	o, err := argOpts(args, i)
+	o, err := argObject(args, i)
 	if err != nil {
 		return nil, err
 	}
