@@ -24,7 +24,7 @@ var (
 	// ErrOptions reports inconsistent options: stochastic rounding without
 	// random words, a negative epsilon, an unknown rule.
 	ErrOptions = errors.New("scaling: bad options")
-	// ErrParse reports malformed input to ReadNPY, ReadCSV and the parsers of
-	// names.
+	// ErrParse reports malformed input to the tensor readers (package
+	// tensorio) and the parsers of names.
 	ErrParse = errors.New("scaling: parse error")
 )

@@ -82,9 +82,6 @@ func TestEachControlChangesTheCanvas(t *testing.T) {
 			// state the previous one left: one picture per control.
 			before := tab.shot(t, "#canvas")
 			for _, p := range s.Params() {
-				if p.Name == "file" {
-					continue // TestLoadTensorFile
-				}
 				if pre := preconditions[name][p.Name]; len(pre) > 0 {
 					for i := 0; i+1 < len(pre); i += 2 {
 						eval[bool](t, tab, fmt.Sprintf(`%s.then(a => { a.setParam(%q, %q); return true; })`, liveAPI, pre[i], pre[i+1]))
@@ -118,7 +115,7 @@ func TestEachControlChangesTheCanvas(t *testing.T) {
 			// Reset brings every parameter back to its default.
 			tab.do(t, chromedp.Click(chromedp.ID("reset")))
 			for _, p := range s.Params() {
-				if p.Name == "file" || animated[name+"."+p.Name] {
+				if animated[name+"."+p.Name] {
 					continue
 				}
 				assert.Equal(t, p.Default, eval[string](t, tab, fmt.Sprintf(`%s.then(a => a.getParam(%q))`, liveAPI, p.Name)), "%s after reset", p.Name)

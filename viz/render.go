@@ -15,8 +15,8 @@ const MaxRenderSize = 8192
 // Render makes a fresh scene called name, applies params (name=value, in
 // sorted order of names) and renders it into a new w×h picture.
 func Render(name string, params map[string]string, w, h int) (Scene, *image.RGBA, error) {
-	if w < MinWidth || h < MinHeight || w > MaxRenderSize || h > MaxRenderSize {
-		return nil, nil, fmt.Errorf("viz: size %dx%d: want %d..%d × %d..%d", w, h, MinWidth, MaxRenderSize, MinHeight, MaxRenderSize)
+	if err := checkRenderSize(w, h); err != nil {
+		return nil, nil, err
 	}
 	s, err := New(name)
 	if err != nil {
@@ -25,11 +25,33 @@ func Render(name string, params map[string]string, w, h int) (Scene, *image.RGBA
 	if err := SetAll(s, params); err != nil {
 		return nil, nil, err
 	}
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	if err := s.Render(img); err != nil {
+	img, err := RenderScene(s, w, h)
+	if err != nil {
 		return nil, nil, err
 	}
 	return s, img, nil
+}
+
+// RenderScene renders s as it stands (a host may have handed it a tensor
+// through TensorLoader) into a new w×h picture.
+func RenderScene(s Scene, w, h int) (*image.RGBA, error) {
+	if err := checkRenderSize(w, h); err != nil {
+		return nil, err
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	if err := s.Render(img); err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// checkRenderSize refuses sizes outside MinWidth..MaxRenderSize ×
+// MinHeight..MaxRenderSize.
+func checkRenderSize(w, h int) error {
+	if w < MinWidth || h < MinHeight || w > MaxRenderSize || h > MaxRenderSize {
+		return fmt.Errorf("viz: size %dx%d: want %d..%d × %d..%d", w, h, MinWidth, MaxRenderSize, MinHeight, MaxRenderSize)
+	}
+	return nil
 }
 
 // WritePNG encodes img as a PNG.

@@ -1,19 +1,17 @@
 package viz
 
 import (
-	"bytes"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
 // TensorLoader is implemented by scenes that can show a caller's tensor
-// (the window scene): the browser playground passes an uploaded file's
-// values through it, the CLI a path with the "file" parameter.
+// (the window scene). Scenes never open files: whoever hosts one (fp8lab
+// render --tensor, the desktop app, the browser's loadTensor) reads the file
+// with package tensorio and hands the tensor over through LoadTensor.
 type TensorLoader interface {
 	// LoadTensor replaces the scene's tensor by t (copied) and selects it.
 	LoadTensor(t *scaling.Tensor) error
@@ -26,7 +24,8 @@ const (
 	tensorCols = 1024
 )
 
-// tensorKinds are the synthetic distributions, plus "loaded" for a file.
+// tensorKinds are the synthetic distributions, plus "loaded" for a tensor
+// handed over through LoadTensor.
 var tensorKinds = []string{"normal", "lognormal", "gradients", "loaded"}
 
 // makeTensor returns a synthetic tensor of the given kind, multiplied by
@@ -76,18 +75,6 @@ func makeTensor(kind string, magLog2 int, seed uint64) (*scaling.Tensor, error) 
 		return nil, fmt.Errorf("unknown tensor kind %q (want %s)", kind, strings.Join(tensorKinds[:3], ", "))
 	}
 	return out, nil
-}
-
-// readTensorFile reads a .npy file, or a CSV file for any other name.
-func readTensorFile(path string) (*scaling.Tensor, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if strings.EqualFold(filepath.Ext(path), ".npy") {
-		return scaling.ReadNPY(bytes.NewReader(data))
-	}
-	return scaling.ReadCSV(bytes.NewReader(data))
 }
 
 // scaled returns a copy of t multiplied by 2^magLog2 (exact for float32

@@ -66,15 +66,13 @@ func newWindow() Scene {
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: signedFormats(), Default: "E4M3FN",
 			Help: "the element format whose window is shown"},
 		Param{Name: "tensor", Label: "Tensor", Kind: ParamChoice, Options: tensorKinds, Default: "gradients",
-			Help: "normal N(0,1); lognormal spread over many binades; gradients: heavy-tailed and tiny (around 2⁻¹²); loaded: the file"},
+			Help: "normal N(0,1); lognormal spread over many binades; gradients: heavy-tailed and tiny (around 2⁻¹²); loaded: a tensor from a .npy or CSV file"},
 		Param{Name: "magnitude", Label: "Tensor magnitude (log₂)", Kind: ParamInt, Min: -20, Max: 20, Step: 1, Default: "0",
 			Help: "multiplies the tensor by a power of two"},
 		Param{Name: "scale", Label: "Scale (log₂)", Kind: ParamInt, Min: windowMinScale, Max: windowMaxScale, Step: 1, Default: "0",
 			Help: "the tensor is multiplied by 2^scale before encoding: the window moves left as the scale grows; click the histogram to place max there"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "1",
 			Help: "seed of the synthetic tensor"},
-		Param{Name: "file", Label: "Load file", Kind: ParamText, Default: "",
-			Help: "path of a .npy or .csv tensor to load (selects tensor=loaded)"},
 	), f: fp8.E4M3FN}
 	return s
 }
@@ -91,7 +89,7 @@ func (s *windowScene) Params() []Param { return s.ps.Params() }
 // Get implements Scene.
 func (s *windowScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
-// Set changes a parameter; file loads the tensor at once and selects it.
+// Set changes a parameter.
 func (s *windowScene) Set(name, value string) error {
 	old := s.ps.str(name)
 	if _, err := s.ps.set(name, value); err != nil {
@@ -103,14 +101,7 @@ func (s *windowScene) Set(name, value string) error {
 		s.f, err = fp8.Lookup(s.ps.str("format"))
 	case "tensor":
 		if s.ps.str("tensor") == "loaded" && s.loaded == nil {
-			err = fmt.Errorf("no tensor loaded: set file to a .npy or .csv path first")
-		}
-	case "file":
-		if p := s.ps.str("file"); p != "" {
-			var t *scaling.Tensor
-			if t, err = readTensorFile(p); err == nil {
-				err = s.LoadTensor(t)
-			}
+			err = fmt.Errorf("no tensor loaded: load a .npy or CSV file first")
 		}
 	}
 	if err != nil {

@@ -1,8 +1,6 @@
 package viz
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -64,24 +62,27 @@ func TestWindowClickPlacesMax(t *testing.T) {
 	assert.Equal(t, "15", v)
 }
 
-func TestWindowLoadsFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "t.csv")
-	require.NoError(t, os.WriteFile(path, []byte("1,2,3\n4,5,1000\n"), 0o644))
+// Scenes never open files (issue 11): the window scene has no "file"
+// parameter, and a tensor arrives through TensorLoader.
+func TestWindowLoadsTensor(t *testing.T) {
 	s, err := New("window")
 	require.NoError(t, err)
+	for _, p := range s.Params() {
+		assert.NotEqual(t, "file", p.Name, "scenes take tensors, not paths")
+	}
+	assert.ErrorIs(t, s.Set("file", "/dev/zero"), ErrParam)
 	assert.ErrorIs(t, s.Set("tensor", "loaded"), ErrParam, "nothing loaded yet")
-	require.NoError(t, s.Set("file", path))
+	tl, ok := s.(TensorLoader)
+	require.True(t, ok)
+	tt, err := scaling.FromRows([][]float32{{1, 2, 3}, {4, 5, 1000}})
+	require.NoError(t, err)
+	require.NoError(t, tl.LoadTensor(tt))
 	v, _ := s.Get("tensor")
 	assert.Equal(t, "loaded", v)
 	f := s.Facts()
 	assert.Equal(t, "6", f["elements"])
 	assert.Equal(t, "1000", f["amax"])
-	assert.ErrorIs(t, s.Set("file", filepath.Join(dir, "missing.npy")), ErrParam)
-	// The browser passes tensors through TensorLoader.
-	tl, ok := s.(TensorLoader)
-	require.True(t, ok)
-	tt, err := scaling.FromRows([][]float32{{0.5, -0.25}})
+	tt, err = scaling.FromRows([][]float32{{0.5, -0.25}})
 	require.NoError(t, err)
 	require.NoError(t, tl.LoadTensor(tt))
 	assert.Equal(t, "0.5", s.Facts()["amax"])

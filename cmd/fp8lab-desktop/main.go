@@ -24,6 +24,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/fp8lab/fp8lab/tensorio"
 	"github.com/fp8lab/fp8lab/viz"
 	"github.com/fp8lab/fp8lab/viz/app"
 )
@@ -63,16 +64,18 @@ func run(args []string) int {
 	width := fs.Int("width", 1280, "window width")
 	height := fs.Int("height", 800, "window height")
 	hide := fs.Bool("hide-panel", false, "start with the tabs and the control panel hidden (H shows them)")
+	tensorFile := fs.String("tensor", "", "a .npy or CSV tensor to show in the window scene (starts on it)")
+	maxBytes := fs.Int64("max-bytes", tensorio.DefaultMaxBytes, "largest tensor file read, in bytes")
 	selftest := fs.String("selftest", "", "")
 	frames := fs.Int("selftest-frames", 48, "")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: fp8lab-desktop [--scene NAME] [--param name=value ...] [--width W --height H] [--hide-panel]")
+		fmt.Fprintln(fs.Output(), "Usage: fp8lab-desktop [--scene NAME] [--param name=value ...] [--tensor FILE] [--width W --height H] [--hide-panel]")
 		fs.VisitAll(func(f *flag.Flag) {
 			if f.Usage != "" {
 				fmt.Fprintf(fs.Output(), "  --%s\t%s\n", f.Name, f.Usage)
 			}
 		})
-		fmt.Fprintln(fs.Output(), "\nKeys: 1–7 or Tab switch scenes · ↑↓ select a control · ←→ change it · Enter edit text ·\nR reset · H hide the panel · S save the picture · F11 full screen")
+		fmt.Fprintf(fs.Output(), "\nKeys: 1–%d or Tab switch scenes · ↑↓ select a control · ←→ change it · Enter edit text ·\nR reset · H hide the panel · S save the picture · F11 full screen\n", min(len(viz.Names()), 9))
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -80,10 +83,25 @@ func run(args []string) int {
 		}
 		return 2
 	}
-	g, err := app.NewWithOptions(*scene, app.Options{HidePanel: *hide})
+	start := *scene
+	if *tensorFile != "" && !isSet(fs, "scene") {
+		start = "window"
+	}
+	g, err := app.NewWithOptions(start, app.Options{HidePanel: *hide})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fp8lab-desktop:", err)
 		return 2
+	}
+	if *tensorFile != "" {
+		// The app reads the file; the scene only receives the tensor.
+		t, err := tensorio.One(tensorio.ReadFile(*tensorFile, tensorio.Limits{MaxBytes: *maxBytes}))
+		if err == nil {
+			err = g.LoadTensor(t)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fp8lab-desktop:", err)
+			return 2
+		}
 	}
 	for _, k := range sortedKeys(ps) {
 		if err := g.SetParam(k, ps[k]); err != nil {
@@ -103,6 +121,13 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// isSet reports whether the flag called name was given.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -1,11 +1,11 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -13,6 +13,7 @@ import (
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
+	"github.com/fp8lab/fp8lab/tensorio"
 )
 
 func init() {
@@ -29,6 +30,7 @@ func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 0, "stochastic rounding: Philox seed (element i uses word i of stream 0)")
 	rbits := fs.Int("rbits", 16, "stochastic rounding: random bits per element, 1..32")
 	mxRound := fs.String("mx-rounding", "floor", "MX shared exponent: floor (OCP), ceil or nearest")
+	maxBytes := maxBytesFlag(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -48,7 +50,7 @@ func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	t, err := readTensor(pos[0])
+	t, err := readTensor(pos[0], *maxBytes)
 	if err != nil {
 		return err
 	}
@@ -76,23 +78,22 @@ func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	return printQuantize(stdout, pos[0], res)
 }
 
-// readTensor reads a .npy file, or CSV for any other extension.
-func readTensor(path string) (*scaling.Tensor, error) {
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// maxBytesFlag adds --max-bytes, the largest tensor file read.
+func maxBytesFlag(fs *flag.FlagSet) *int64 {
+	return fs.Int64("max-bytes", tensorio.DefaultMaxBytes, "largest tensor file read, in bytes")
+}
+
+// readTensor reads the one tensor of a .npy or CSV file (told apart by
+// content) of at most maxBytes bytes.
+func readTensor(path string, maxBytes int64) (*scaling.Tensor, error) {
+	if maxBytes <= 0 {
+		return nil, cmdline.Usagef("--max-bytes must be positive")
 	}
-	defer file.Close()
-	var t *scaling.Tensor
-	if strings.EqualFold(filepath.Ext(path), ".npy") {
-		t, err = scaling.ReadNPY(file)
-	} else {
-		t, err = scaling.ReadCSV(file)
+	t, err := tensorio.One(tensorio.ReadFile(path, tensorio.Limits{MaxBytes: maxBytes}))
+	if errors.Is(err, tensorio.ErrTooLarge) {
+		return nil, fmt.Errorf("%w (--max-bytes raises the byte limit)", err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
+	return t, err
 }
 
 func printQuantize(w io.Writer, path string, r *quantizeResult) error {

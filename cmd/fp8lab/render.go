@@ -72,7 +72,7 @@ func sceneHelp(w io.Writer) {
 }
 
 func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := prog.Flags("render", "SCENE [--param name=value ...] [--width W --height H] -o out.png [--json]", stderr)
+	fs := prog.Flags("render", "SCENE [--param name=value ...] [--tensor FILE] [--width W --height H] -o out.png [--json]", stderr)
 	params := paramFlags{}
 	fs.Var(params, "param", "set a scene parameter, name=value (repeatable)")
 	fs.Var(params, "p", "shorthand for --param")
@@ -81,6 +81,8 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "output PNG file ('-' for stdout)")
 	asJSON := fs.Bool("json", false, "print the numbers the scene shows (its facts) as JSON")
 	list := fs.Bool("list", false, "list the scenes and their parameters")
+	tensorFile := fs.String("tensor", "", "a .npy or CSV tensor for the scene to show (the window scene)")
+	maxBytes := maxBytesFlag(fs)
 	// -h lists every scene with its parameters; a flag error only names
 	// the scenes.
 	help := false
@@ -121,7 +123,30 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	scene, img, err := viz.Render(pos[0], params, *width, *height)
+	scene, err := viz.New(pos[0])
+	if err != nil {
+		return err
+	}
+	if _, ok := params["file"]; ok {
+		return cmdline.Usagef("scenes take no file paths: give the tensor with --tensor FILE")
+	}
+	if *tensorFile != "" {
+		loader, ok := scene.(viz.TensorLoader)
+		if !ok {
+			return cmdline.Usagef("scene %s shows no tensor from a file (the window scene does)", pos[0])
+		}
+		t, err := readTensor(*tensorFile, *maxBytes)
+		if err != nil {
+			return err
+		}
+		if err := loader.LoadTensor(t); err != nil {
+			return fmt.Errorf("%s: %w", *tensorFile, err)
+		}
+	}
+	if err := viz.SetAll(scene, params); err != nil {
+		return err
+	}
+	img, err := viz.RenderScene(scene, *width, *height)
 	if err != nil {
 		return err
 	}

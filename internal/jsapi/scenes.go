@@ -1,11 +1,12 @@
 package jsapi
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"image"
 
 	"github.com/fp8lab/fp8lab/scaling"
+	"github.com/fp8lab/fp8lab/tensorio"
 	"github.com/fp8lab/fp8lab/viz"
 )
 
@@ -55,15 +56,30 @@ func (h *Headless) SetScene(name string) error {
 }
 
 // SetParam implements Live.
-func (h *Headless) SetParam(name, value string) error { return h.scene.Set(name, value) }
-
-// ReadTensor parses an uploaded tensor file: .npy when the data starts with
-// NumPy's magic bytes, CSV otherwise.
-func ReadTensor(data []byte) (*scaling.Tensor, error) {
-	if bytes.HasPrefix(data, []byte("\x93NUMPY")) {
-		return scaling.ReadNPY(bytes.NewReader(data))
+func (h *Headless) SetParam(name, value string) error {
+	if err := checkParamName(name); err != nil {
+		return err
 	}
-	return scaling.ReadCSV(bytes.NewReader(data))
+	return h.scene.Set(name, value)
+}
+
+// ReadTensor parses an uploaded tensor file through package tensorio (the
+// format is told by content: .npy or CSV), with at most MaxElements values;
+// name, the file's name, prefixes errors.
+func ReadTensor(data []byte, name string) (*scaling.Tensor, error) {
+	return tensorio.One(tensorio.ReadBytes(data, name, tensorio.Limits{MaxElements: MaxElements}))
+}
+
+// errFileParam answers a "file" parameter: inside WebAssembly there are no
+// file paths (reading one from a callback would block the Go runtime).
+var errFileParam = errors.New(`scenes take no file paths: pass the file's bytes (a Uint8Array) to loadTensor(bytes, filename)`)
+
+// checkParamName refuses the "file" parameter with errFileParam.
+func checkParamName(name string) error {
+	if name == "file" {
+		return errFileParam
+	}
+	return nil
 }
 
 // LoadTensor shows t in the live scene, which must be a viz.TensorLoader
@@ -96,6 +112,9 @@ func SceneList() ([]any, error) {
 
 // NewScene makes a scene and applies params to it in sorted order.
 func NewScene(name string, params map[string]string) (viz.Scene, error) {
+	if _, ok := params["file"]; ok {
+		return nil, errFileParam
+	}
 	s, err := viz.New(name)
 	if err != nil {
 		return nil, err
@@ -107,7 +126,9 @@ func NewScene(name string, params map[string]string) (viz.Scene, error) {
 }
 
 // SceneInfo describes a scene as plain values: name, title, params (each
-// viz.Param with its current value added as "value") and facts.
+// viz.Param with its current value added as "value"), facts, and
+// tensorInput, true when the scene can show a tensor from a file (through
+// loadTensor), so that a page offers a file picker.
 func SceneInfo(s viz.Scene) (map[string]any, error) {
 	var params []any
 	for _, p := range s.Params() {
@@ -135,7 +156,8 @@ func SceneInfo(s viz.Scene) (map[string]any, error) {
 	for k, v := range s.Facts() {
 		facts[k] = v
 	}
-	return map[string]any{"name": s.Name(), "title": s.Title(), "params": params, "facts": facts}, nil
+	_, tensorInput := s.(viz.TensorLoader)
+	return map[string]any{"name": s.Name(), "title": s.Title(), "params": params, "facts": facts, "tensorInput": tensorInput}, nil
 }
 
 // Render draws s at width × height and returns its RGBA pixels, row by row

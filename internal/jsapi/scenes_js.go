@@ -108,6 +108,9 @@ func liveFuncs(live Live) map[string]fn {
 			default:
 				return nil, fmt.Errorf("argument 2 (value) must be a string, number or boolean, got %s", kind(v))
 			}
+			if err := checkParamName(name); err != nil {
+				return nil, err
+			}
 			if err := live.SetParam(name, value); err != nil {
 				return nil, err
 			}
@@ -132,7 +135,13 @@ func liveFuncs(live Live) map[string]fn {
 			if single {
 				return nil, fmt.Errorf("argument 1 (bytes) must be a Uint8Array of the file's bytes, got number")
 			}
-			t, err := ReadTensor(data)
+			var filename string
+			if v := arg(args, 1); v.Type() == js.TypeString {
+				filename = v.String()
+			} else if v.Type() != js.TypeUndefined && v.Type() != js.TypeNull {
+				return nil, fmt.Errorf("argument 2 (filename) must be a string, got %s", kind(v))
+			}
+			t, err := ReadTensor(data, filename)
 			if err != nil {
 				return nil, err
 			}

@@ -122,6 +122,7 @@ func sceneCases(t *testing.T) []jsCase {
 	if len(names) == 0 {
 		return cases
 	}
+	cases = append(cases, paramCases(t, names)...)
 	return append(cases, liveCases(t, names)...)
 }
 
@@ -203,7 +204,7 @@ func tensorCases(t *testing.T, names []string) []jsCase {
 	}
 	want, err := viz.New("window")
 	require.NoError(t, err)
-	tensor, err := jsapi.ReadTensor([]byte("1,2,300\n-4,0.001,6\n"))
+	tensor, err := jsapi.ReadTensor([]byte("1,2,300\n-4,0.001,6\n"), "t.csv")
 	require.NoError(t, err)
 	require.NoError(t, want.(viz.TensorLoader).LoadTensor(tensor))
 	wantFacts := want.Facts()

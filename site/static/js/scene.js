@@ -113,17 +113,6 @@
           continue;
         }
         default: {
-          if (p.name === "file") {
-            // A browser cannot open a path: pick a file, and its bytes go to
-            // the scene through loadTensor.
-            const file = P.el("input", { type: "file", id: id(p.name), "data-param": p.name, accept: ".npy,.csv,.txt",
-              "aria-describedby": described });
-            file.addEventListener("change", () => loadFile(p.name, file));
-            form.append(P.el("div", { class: "control" }, label, file,
-              P.el("span", { class: "help", id: id(p.name) + "-help", text: "a .npy (float32 or float64, 1-D or 2-D) or CSV tensor from your computer; it stays in this browser" }),
-              error));
-            continue;
-          }
           const text = P.el("input", { type: "text", id: id(p.name), "data-param": p.name, "aria-describedby": described,
             placeholder: p.default ? "" : "type and press Enter", spellcheck: "false", autocomplete: "off" });
           text.addEventListener("change", () => set(p.name, text.value));
@@ -131,6 +120,18 @@
         }
       }
       form.append(P.el("div", { class: "control" }, label, body, help, error));
+    }
+    if (info.tensorInput) {
+      // The scene can show a tensor from a file. Scenes take no paths (a
+      // browser cannot open one anyway): pick a file, and its bytes go to
+      // the scene through loadTensor.
+      const help = P.el("span", { class: "help", id: id("file") + "-help",
+        text: "a .npy (float32 or float64, 1-D or 2-D) or CSV tensor from your computer; it stays in this browser" });
+      const error = P.el("span", { class: "error", id: id("file") + "-error", "aria-live": "polite" });
+      const file = P.el("input", { type: "file", id: id("file"), "data-param": "file", accept: ".npy,.csv,.txt",
+        "aria-describedby": id("file") + "-help " + id("file") + "-error" });
+      file.addEventListener("change", () => loadFile("file", file));
+      form.append(P.el("div", { class: "control" }, P.el("label", { for: id("file"), text: "Load a tensor file" }), file, help, error));
     }
   }
 

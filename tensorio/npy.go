@@ -1,4 +1,4 @@
-package scaling
+package tensorio
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/scaling"
 )
 
 // NumPy's .npy format (numpy.lib.format, versions 1.0, 2.0 and 3.0): the
@@ -18,51 +20,54 @@ import (
 // array.
 
 const (
-	npyMagic = "\x93NUMPY"
 	// maxNPYHeader bounds the header a reader accepts (numpy writes < 4 KiB).
 	maxNPYHeader = 1 << 20
-	// readChunk is how much array data is read at a time, so that a header
-	// announcing a huge array cannot make the reader allocate it up front.
+	// readChunk is how much array data is read at a time.
 	readChunk = 1 << 20
 )
 
-// ReadNPY reads a 2-D (or 1-D, read as 1×n) .npy array of float32 ('<f4',
+// readNPY reads a 2-D (or 1-D, read as 1×n) .npy array of float32 ('<f4',
 // '>f4') or float64 ('<f8', '>f8', rounded to float32), in C or Fortran
-// order. Anything else (other dtypes, 0-D or 3-D shapes, empty arrays, a
-// truncated file) gives an error wrapping ErrParse or ErrShape.
-func ReadNPY(r io.Reader) (*Tensor, error) {
-	br := bufio.NewReader(r)
+// order, from a file of size bytes. Anything else (other dtypes, 0-D or 3-D
+// shapes, empty arrays, a truncated file) gives an error wrapping
+// scaling.ErrParse or scaling.ErrShape, a shape over the limit ErrTooLarge;
+// the array is allocated only once the file is known to hold all of it.
+func readNPY(r io.ReaderAt, size int64, lim Limits) (*scaling.Tensor, error) {
+	br := bufio.NewReader(io.NewSectionReader(r, 0, size))
 	var pre [8]byte
 	if _, err := io.ReadFull(br, pre[:]); err != nil {
-		return nil, fmt.Errorf("%w: npy preamble: %v", ErrParse, err)
+		return nil, fmt.Errorf("%w: npy preamble: %v", scaling.ErrParse, err)
 	}
 	if string(pre[:6]) != npyMagic {
-		return nil, fmt.Errorf("%w: not an .npy file (bad magic)", ErrParse)
+		return nil, fmt.Errorf("%w: not an .npy file (bad magic)", scaling.ErrParse)
 	}
 	var hlen int
 	switch pre[6] {
 	case 1:
 		var b [2]byte
 		if _, err := io.ReadFull(br, b[:]); err != nil {
-			return nil, fmt.Errorf("%w: npy header length: %v", ErrParse, err)
+			return nil, fmt.Errorf("%w: npy header length: %v", scaling.ErrParse, err)
 		}
 		hlen = int(binary.LittleEndian.Uint16(b[:]))
 	case 2, 3:
 		var b [4]byte
 		if _, err := io.ReadFull(br, b[:]); err != nil {
-			return nil, fmt.Errorf("%w: npy header length: %v", ErrParse, err)
+			return nil, fmt.Errorf("%w: npy header length: %v", scaling.ErrParse, err)
 		}
 		h := binary.LittleEndian.Uint32(b[:])
 		if h > maxNPYHeader {
-			return nil, fmt.Errorf("%w: npy header of %d bytes", ErrParse, h)
+			return nil, fmt.Errorf("%w: npy header of %d bytes", scaling.ErrParse, h)
 		}
 		hlen = int(h)
 	default:
-		return nil, fmt.Errorf("%w: npy version %d.%d", ErrParse, pre[6], pre[7])
+		return nil, fmt.Errorf("%w: npy version %d.%d", scaling.ErrParse, pre[6], pre[7])
+	}
+	if int64(hlen) > size {
+		return nil, fmt.Errorf("%w: npy header of %d bytes in a file of %d", scaling.ErrParse, hlen, size)
 	}
 	header := make([]byte, hlen)
 	if _, err := io.ReadFull(br, header); err != nil {
-		return nil, fmt.Errorf("%w: npy header: %v", ErrParse, err)
+		return nil, fmt.Errorf("%w: npy header: %v", scaling.ErrParse, err)
 	}
 	h, err := parseNPYHeader(string(header))
 	if err != nil {
@@ -75,27 +80,37 @@ func ReadNPY(r io.Reader) (*Tensor, error) {
 	case 2:
 		rows, cols = h.shape[0], h.shape[1]
 	default:
-		return nil, fmt.Errorf("%w: npy array has %d dimensions, want 1 or 2", ErrShape, len(h.shape))
+		return nil, fmt.Errorf("%w: npy array has %d dimensions, want 1 or 2", scaling.ErrShape, len(h.shape))
 	}
-	if err := checkDims(rows, cols); err != nil {
-		return nil, err
+	if rows <= 0 || cols <= 0 {
+		return nil, fmt.Errorf("%w: npy shape %d×%d (both dimensions must be positive)", scaling.ErrShape, rows, cols)
+	}
+	if max := lim.maxElements(); rows > max/cols {
+		return nil, fmt.Errorf("%w: npy shape %d×%d has more than %d elements", ErrTooLarge, rows, cols, max)
 	}
 	n := rows * cols
-	data := make([]float32, 0, min(n, readChunk/h.size))
+	offset := int64(len(pre)) + int64(hlen) + 2
+	if pre[6] != 1 {
+		offset += 2
+	}
+	if avail := (size - offset) / int64(h.size); avail < int64(n) {
+		return nil, fmt.Errorf("%w: npy data ends after %d of %d values", scaling.ErrParse, max(avail, 0), n)
+	}
+	data := make([]float32, 0, n)
 	buf := make([]byte, readChunk-readChunk%h.size)
 	for len(data) < n {
 		want := min((n-len(data))*h.size, len(buf))
 		if _, err := io.ReadFull(br, buf[:want]); err != nil {
-			return nil, fmt.Errorf("%w: npy data ends after %d of %d values: %v", ErrParse, len(data), n, err)
+			return nil, fmt.Errorf("%w: npy data ends after %d of %d values: %v", scaling.ErrParse, len(data), n, err)
 		}
 		for p := 0; p < want; p += h.size {
 			data = append(data, h.decode(buf[p:p+h.size]))
 		}
 	}
-	t := &Tensor{Rows: rows, Cols: cols, Data: data}
+	t := &scaling.Tensor{Rows: rows, Cols: cols, Data: data}
 	if h.fortran && rows > 1 && cols > 1 {
 		// Column-major data: read as cols×rows, then transpose.
-		ct := &Tensor{Rows: cols, Cols: rows, Data: data}
+		ct := &scaling.Tensor{Rows: cols, Cols: rows, Data: data}
 		return ct.Transpose()
 	}
 	return t, nil
@@ -109,13 +124,17 @@ type npyHeader struct {
 	shape   []int
 }
 
+// maxDimDigits is the longest dimension a shape may spell: 18 digits always
+// fit an int64; any real dimension is far shorter.
+const maxDimDigits = 18
+
 // parseNPYHeader parses the Python dict literal of an .npy header.
 func parseNPYHeader(s string) (npyHeader, error) {
 	p := &dictParser{s: s}
 	var h npyHeader
 	seen := map[string]bool{}
 	bad := func(format string, args ...any) (npyHeader, error) {
-		return npyHeader{}, fmt.Errorf("%w: npy header: %s", ErrParse, fmt.Sprintf(format, args...))
+		return npyHeader{}, fmt.Errorf("%w: npy header: %s", scaling.ErrParse, fmt.Sprintf(format, args...))
 	}
 	if !p.eat('{') {
 		return bad("no dict")
@@ -156,9 +175,9 @@ func parseNPYHeader(s string) (npyHeader, error) {
 				return bad("fortran_order is not True or False")
 			}
 		case "shape":
-			shape, ok := p.tuple()
-			if !ok {
-				return bad("shape is not a tuple of integers")
+			shape, err := p.tuple()
+			if err != nil {
+				return npyHeader{}, err
 			}
 			h.shape = shape
 		default:
@@ -228,9 +247,11 @@ func (p *dictParser) str() (string, bool) {
 }
 
 // tuple reads (a, b, ...) of non-negative integers, trailing comma allowed.
-func (p *dictParser) tuple() ([]int, bool) {
+// A dimension too long to be real is an error wrapping ErrTooLarge.
+func (p *dictParser) tuple() ([]int, error) {
+	bad := errors.New("shape is not a tuple of integers")
 	if !p.eat('(') {
-		return nil, false
+		return nil, fmt.Errorf("%w: npy header: %v", scaling.ErrParse, bad)
 	}
 	var out []int
 	for !p.eat(')') {
@@ -239,25 +260,29 @@ func (p *dictParser) tuple() ([]int, bool) {
 		for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
 			j++
 		}
-		if j == p.i || j-p.i > 12 || len(out) >= 32 {
-			return nil, false
+		if j == p.i || len(out) >= 32 {
+			return nil, fmt.Errorf("%w: npy header: %v", scaling.ErrParse, bad)
 		}
-		v, err := strconv.Atoi(p.s[p.i:j])
-		if err != nil {
-			return nil, false
+		digits := p.s[p.i:j]
+		v, err := strconv.Atoi(digits)
+		if err != nil || len(digits) > maxDimDigits {
+			if len(digits) > 24 {
+				digits = digits[:24] + "…"
+			}
+			return nil, fmt.Errorf("%w: npy shape dimension %s is too large", ErrTooLarge, digits)
 		}
 		out = append(out, v)
 		p.i = j
 		if !p.eat(',') && !p.peek(')') {
-			return nil, false
+			return nil, fmt.Errorf("%w: npy header: %v", scaling.ErrParse, bad)
 		}
 	}
-	return out, true
+	return out, nil
 }
 
 // WriteNPY writes t as a version 1.0 .npy file of little-endian float32
-// in C order, readable by numpy.load and by ReadNPY.
-func WriteNPY(w io.Writer, t *Tensor) error {
+// in C order, readable by numpy.load and by this package.
+func WriteNPY(w io.Writer, t *scaling.Tensor) error {
 	if err := t.Check(); err != nil {
 		return err
 	}
@@ -267,7 +292,7 @@ func WriteNPY(w io.Writer, t *Tensor) error {
 	pad := (64 - total%64) % 64
 	header := dict + strings.Repeat(" ", pad) + "\n"
 	if len(header) > math.MaxUint16 {
-		return errors.New("scaling: npy header too long")
+		return errors.New("tensorio: npy header too long")
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString(npyMagic)

@@ -1,0 +1,183 @@
+// Package tensorio is fp8lab's one way to turn files and bytes into tensors.
+// It decides the format by content, never by file name: NumPy's .npy when
+// the data starts with its magic "\x93NUMPY", CSV text otherwise. Every
+// reader is bounded (Limits): a file larger than MaxBytes, a tensor of more
+// than MaxElements values, a directory or a device is an error before
+// anything big is allocated.
+//
+// The command line, the WebAssembly JS API and the desktop app read tensors
+// through this package and hand them to the scenes of viz, which never open
+// files.
+package tensorio
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/fp8lab/fp8lab/scaling"
+)
+
+// Default limits, used where a Limits field is zero.
+const (
+	// DefaultMaxBytes is the largest input read by default: 1 GiB.
+	DefaultMaxBytes int64 = 1 << 30
+	// DefaultMaxElements is the most values one tensor may hold by default:
+	// 2^28 (1 GiB of float32).
+	DefaultMaxElements = 1 << 28
+)
+
+// Errors of the package beyond scaling's ErrParse (malformed content) and
+// ErrShape (a bad or ragged shape); test them with errors.Is.
+var (
+	// ErrTooLarge reports an input or a tensor over its limit.
+	ErrTooLarge = errors.New("tensorio: too large")
+	// ErrNotFile reports a path that is not a regular file: a directory,
+	// a device, a pipe or a socket.
+	ErrNotFile = errors.New("tensorio: not a regular file")
+)
+
+// Limits bound what a reader accepts. The zero value means the defaults.
+type Limits struct {
+	// MaxBytes is the largest input in bytes; 0 means DefaultMaxBytes.
+	MaxBytes int64
+	// MaxElements is the most values one tensor may hold; 0 means
+	// DefaultMaxElements. It is capped at scaling.MaxElements.
+	MaxElements int
+}
+
+// maxBytes returns the effective byte limit.
+func (l Limits) maxBytes() int64 {
+	if l.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return l.MaxBytes
+}
+
+// maxElements returns the effective element limit.
+func (l Limits) maxElements() int {
+	n := l.MaxElements
+	if n <= 0 {
+		n = DefaultMaxElements
+	}
+	return min(n, scaling.MaxElements)
+}
+
+// Named is one tensor of a file with its name: the file's name for the
+// single-tensor formats (.npy, CSV).
+type Named struct {
+	Name   string
+	Tensor *scaling.Tensor
+}
+
+// Kind is a tensor file format.
+type Kind string
+
+// The formats Sniff recognizes.
+const (
+	NPY Kind = "npy" // NumPy .npy
+	CSV Kind = "csv" // comma-separated text
+)
+
+// npyMagic starts every .npy file.
+const npyMagic = "\x93NUMPY"
+
+// Sniff returns the format of a file from its first bytes (at least 6 for
+// .npy to be recognized).
+func Sniff(head []byte) Kind {
+	if bytes.HasPrefix(head, []byte(npyMagic)) {
+		return NPY
+	}
+	return CSV
+}
+
+// Read reads every tensor of a file of size bytes through r; name (a path
+// or a file name, possibly empty) prefixes errors and names the tensors.
+// The format is sniffed from the content.
+func Read(r io.ReaderAt, size int64, name string, lim Limits) ([]Named, error) {
+	ts, err := read(r, size, name, lim)
+	if err != nil && name != "" {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return ts, err
+}
+
+func read(r io.ReaderAt, size int64, name string, lim Limits) ([]Named, error) {
+	if size < 0 {
+		return nil, fmt.Errorf("%w: negative size %d", scaling.ErrParse, size)
+	}
+	if max := lim.maxBytes(); size > max {
+		return nil, fmt.Errorf("%w: %d bytes is more than the input limit of %d bytes", ErrTooLarge, size, max)
+	}
+	head := make([]byte, len(npyMagic))
+	n, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	var t *scaling.Tensor
+	switch Sniff(head[:n]) {
+	case NPY:
+		t, err = readNPY(r, size, lim)
+	default:
+		t, err = readCSV(io.NewSectionReader(r, 0, size), lim)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []Named{{Name: name, Tensor: t}}, nil
+}
+
+// ReadBytes reads every tensor of a file held in memory.
+func ReadBytes(data []byte, name string, lim Limits) ([]Named, error) {
+	return Read(bytes.NewReader(data), int64(len(data)), name, lim)
+}
+
+// ReadFile reads every tensor of the file at path. A directory, a device or
+// anything else that is not a regular file is an error wrapping ErrNotFile,
+// and a file over the byte limit is refused before it is read.
+func ReadFile(path string, lim Limits) ([]Named, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case st.IsDir():
+		return nil, fmt.Errorf("%s is a directory, not a tensor file: %w", path, ErrNotFile)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is %s, not a regular file: %w", path, fileKind(st.Mode()), ErrNotFile)
+	}
+	return Read(f, st.Size(), path, lim)
+}
+
+// One returns the only tensor of a Read, ReadBytes or ReadFile result, as
+// in tensorio.One(tensorio.ReadFile(path, lim)); a file holding several
+// tensors is an error.
+func One(ts []Named, err error) (*scaling.Tensor, error) {
+	if err != nil {
+		return nil, err
+	}
+	if len(ts) != 1 {
+		return nil, fmt.Errorf("%w: the file holds %d tensors, not one", scaling.ErrShape, len(ts))
+	}
+	return ts[0].Tensor, nil
+}
+
+// fileKind names what a non-regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeCharDevice != 0, m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a plain file"
+}
