@@ -209,6 +209,9 @@ func TestScenePages(t *testing.T) {
 					want = append(want, p.Name)
 				}
 			}
+			if _, ok := s.(viz.TensorLoader); ok {
+				want = append(want, "file") // the file picker, after the parameters
+			}
 			assert.Equal(t, want, labelled, "every control has a label")
 
 			// The facts shown are those the library computes for the

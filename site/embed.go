@@ -13,11 +13,13 @@ import (
 //go:embed static
 var static embed.FS
 
-// FS returns the site's files, rooted at the folder that holds index.html.
+// FS returns the site's files, rooted at the folder that holds index.html,
+// with the pages that list the scenes (Pages) generated from viz's catalog.
 func FS() fs.FS {
 	sub, err := fs.Sub(static, "static")
 	if err != nil { // impossible: "static" is a valid, embedded folder
 		return static
 	}
-	return sub
+	pagesOnce.Do(func() { pages, pagesErr = renderPages(sub) })
+	return overlay{FS: sub, files: pages, err: pagesErr}
 }

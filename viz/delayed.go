@@ -11,8 +11,6 @@ import (
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
-func init() { register("delayed", newDelayed) }
-
 // The simulated training run: 200 steps of a 16×64 tensor.
 const (
 	delayedSteps = 200

@@ -12,8 +12,6 @@ import (
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
-func init() { register("dither", newDither) }
-
 // ditherMaxFrames is the largest number of stochastic frames averaged.
 const ditherMaxFrames = 256
 

@@ -13,8 +13,6 @@ import (
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
-func init() { register("explorer", newExplorer) }
-
 // Colours of the bit fields and of the code classes, from the Okabe–Ito
 // palette so that they stay apart for colour-blind viewers.
 var (

@@ -12,8 +12,6 @@ import (
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
-func init() { register("granularity", newGranularity) }
-
 // The matrix of the granularity scene: 256×256, so that 128×128 blocks
 // form a 2×2 grid and 1×128 tiles two per row.
 const (

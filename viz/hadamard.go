@@ -11,8 +11,6 @@ import (
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
-func init() { register("hadamard", newHadamard) }
-
 // hadamardScene rotates rows with extreme outliers by a (block) Hadamard
 // transform and compares quantizing before and after.
 type hadamardScene struct {

@@ -12,8 +12,6 @@ import (
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
-func init() { register("range", newRange) }
-
 // defaultRangeFormats are the formats the range scene compares by default.
 const defaultRangeFormats = "E4M3FN,E5M2,E4M3FNUZ,E2M1,E3M2,FP16,BF16"
 

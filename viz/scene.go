@@ -63,39 +63,67 @@ type Scene interface {
 	Facts() map[string]string
 }
 
-var registry = map[string]func() Scene{}
+// Info describes a scene for every surface that lists the scenes: the
+// site's navigation, home-page cards and scene page, the desktop tabs, the
+// CLI's help and the tests all derive from Scenes. A scene's title is its
+// Title method.
+type Info struct {
+	// Name is the scene's CLI name, as Scene.Name returns it.
+	Name string `json:"name"`
+	// Label is a short name for navigation bars and tabs.
+	Label string `json:"label"`
+	// Summary says in one sentence what the scene shows.
+	Summary string `json:"summary"`
+}
 
-// register adds a scene constructor; each scene's file calls it from init.
-func register(name string, fn func() Scene) { registry[name] = fn }
+// catalog is the one list of scenes, in teaching order. Adding a scene is
+// adding its line here; every surface follows.
+var catalog = []struct {
+	info Info
+	make func() Scene
+}{
+	{Info{"explorer", "Explorer",
+		"Every code of a format, its bits and its value; where a number rounds."}, newExplorer},
+	{Info{"range", "Range",
+		"Where the values of each format lie on a log scale, and how far apart they are."}, newRange},
+	{Info{"window", "Window",
+		"A tensor's values against the format's window: what overflows, what underflows, what a scale changes."}, newWindow},
+	{Info{"granularity", "Granularity",
+		"One scale per tensor, row, tile, block or 32 values (MX): what each does to small values."}, newGranularity},
+	{Info{"hadamard", "Hadamard",
+		"How a rotation spreads an outlier across a block before quantization."}, newHadamard},
+	{Info{"dither", "Dither",
+		"Dithering a picture: detail that rounding to nearest erases comes back on average."}, newDither},
+	{Info{"delayed", "Delayed scaling",
+		"Scales from an amax history, and what a sudden spike does to them."}, newDelayed},
+}
 
-// Names returns the names of all scenes in a stable teaching order.
-func Names() []string {
-	order := map[string]int{"explorer": 0, "range": 1, "window": 2, "granularity": 3, "hadamard": 4, "dither": 5, "delayed": 6}
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
+// Scenes returns the description of every scene in teaching order.
+func Scenes() []Info {
+	out := make([]Info, len(catalog))
+	for i, c := range catalog {
+		out[i] = c.info
 	}
-	sort.Slice(names, func(i, j int) bool {
-		oi, iok := order[names[i]]
-		oj, jok := order[names[j]]
-		if iok != jok {
-			return iok
-		}
-		if oi != oj {
-			return oi < oj
-		}
-		return names[i] < names[j]
-	})
+	return out
+}
+
+// Names returns the names of all scenes in teaching order.
+func Names() []string {
+	names := make([]string, len(catalog))
+	for i, c := range catalog {
+		names[i] = c.info.Name
+	}
 	return names
 }
 
 // New returns a fresh scene with default parameters.
 func New(name string) (Scene, error) {
-	fn, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("viz: unknown scene %q (known: %s)", name, strings.Join(Names(), ", "))
+	for _, c := range catalog {
+		if c.info.Name == name {
+			return c.make(), nil
+		}
 	}
-	return fn(), nil
+	return nil, fmt.Errorf("viz: unknown scene %q (known: %s)", name, strings.Join(Names(), ", "))
 }
 
 // SetAll applies name=value pairs in order and stops at the first error.

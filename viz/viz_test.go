@@ -13,14 +13,25 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestNamesInTeachingOrder(t *testing.T) {
-	assert.Equal(t, []string{"explorer", "range", "window", "granularity", "hadamard", "dither", "delayed"}, Names())
-	for _, n := range Names() {
-		s, err := New(n)
+// The catalog is the one list of scenes: every entry makes a scene of its
+// name, with a title and the texts the site and the desktop tabs show.
+func TestCatalog(t *testing.T) {
+	infos := Scenes()
+	require.NotEmpty(t, infos)
+	seen := map[string]bool{}
+	var names []string
+	for _, in := range infos {
+		assert.False(t, seen[in.Name], "scene %s listed twice", in.Name)
+		seen[in.Name] = true
+		names = append(names, in.Name)
+		assert.NotEmpty(t, in.Label, in.Name)
+		assert.NotEmpty(t, in.Summary, in.Name)
+		s, err := New(in.Name)
 		require.NoError(t, err)
-		assert.Equal(t, n, s.Name())
+		assert.Equal(t, in.Name, s.Name())
 		assert.NotEmpty(t, s.Title())
 	}
+	assert.Equal(t, names, Names())
 	_, err := New("nope")
 	assert.Error(t, err)
 }

@@ -12,8 +12,6 @@ import (
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
-func init() { register("window", newWindow) }
-
 // The range of the scale slider, in powers of two.
 const (
 	windowMinScale = -24
