@@ -8,7 +8,8 @@ import (
 )
 
 // ParseNumber reads a number written as text in fp8lab's one grammar, which
-// the command line (fp8lab encode) and the tensor readers (CSV) share: a
+// the command line (fp8lab encode), the tensor readers (CSV) and ParseText
+// share: a
 // decimal or hexadecimal floating-point literal as strconv.ParseFloat reads
 // it ("1.5", "-2e-3", ".5", "0x1.8p-3") but without underscores, or nan, inf
 // or infinity with an optional sign, in any case. Spaces around the text are
@@ -18,7 +19,7 @@ import (
 // A finite literal beyond the range of bitSize gives ±Inf and an error
 // wrapping strconv.ErrRange, as strconv.ParseFloat does; one that underflows
 // gives zero or a subnormal without error. Any other text gives an error
-// wrapping strconv.ErrSyntax.
+// wrapping both ErrSyntax and strconv.ErrSyntax.
 func ParseNumber(s string, bitSize int) (float64, error) {
 	t := strings.TrimSpace(s)
 	if bitSize != 32 && bitSize != 64 {
@@ -36,8 +37,14 @@ func ParseNumber(s string, bitSize int) (float64, error) {
 	case "":
 		return 0, fmt.Errorf("empty value: %w", strconv.ErrSyntax)
 	}
-	if strings.ContainsRune(t, '_') {
-		return 0, fmt.Errorf("invalid number %q (no underscores): %w", s, strconv.ErrSyntax)
+	// The syntax is ParseText's, checked by the same scanner, so the exact
+	// and the float parsers accept the same texts.
+	body := t
+	if body[0] == '+' || body[0] == '-' {
+		body = body[1:]
+	}
+	if _, err := scanText(body); err != nil {
+		return 0, fmt.Errorf("invalid number %q: %w: %w", s, ErrSyntax, strconv.ErrSyntax)
 	}
 	v, err := strconv.ParseFloat(t, bitSize)
 	if err == nil {

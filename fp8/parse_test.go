@@ -1,6 +1,7 @@
 package fp8
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"testing"
@@ -39,4 +40,25 @@ func TestParseNumber(t *testing.T) {
 	assert.ErrorIs(t, err, strconv.ErrRange)
 	_, err = ParseNumber("1", 16)
 	assert.Error(t, err)
+}
+
+// TestOneGrammar checks that the float parser (ParseNumber) and the exact one
+// (ParseText) accept exactly the same texts.
+func TestOneGrammar(t *testing.T) {
+	texts := []string{
+		"1", "-1", "+1", "1.", ".5", "-.5", "1e3", "1E-3", "1e+3", "0x1p-3", "0X1.8P3", "-0x.8p1",
+		"nan", "-NaN", "+nan", "inf", "-Infinity", "INF", " 2.5 ", "1e400", "1e-400", "0", "-0",
+		"", " ", ".", "e3", "1e", "1e+", "0x1", "0x", "0xp3", "1_000", "1_0", "0x1_0p0", "1.2.3",
+		"--1", "+-1", "1e3.5", "nan1", "infinit", "1 2", "0b101", "0o7", "١", "1e٣",
+	}
+	for _, s := range texts {
+		_, errText := ParseText(s)
+		_, errNum := ParseNumber(s, 64)
+		if errors.Is(errNum, strconv.ErrRange) {
+			errNum = nil // out of float64's range is a number all the same
+		}
+		if (errText == nil) != (errNum == nil) {
+			t.Errorf("%q: ParseText error %v, ParseNumber error %v", s, errText, errNum)
+		}
+	}
 }
