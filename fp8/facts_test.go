@@ -26,6 +26,9 @@ func TestDesignTable(t *testing.T) {
 		{E5M2FNUZ, 16, 57344, 0x1p-15, 0x1p-17, 127, 1, 0},
 		{E4M3, 7, 240, 0x1p-6, 0x1p-9, 119, 14, 2},
 		{E3M4, 3, 15.5, 0x1p-2, 0x1p-6, 111, 30, 2},
+		// ml_dtypes' finfo of float8_e4m3b11fnuz: smallest normal 0x1p-10, smallest
+		// subnormal 0x1p-13; max is code 0x7F, 2^(15-11)·1.875.
+		{E4M3B11FNUZ, 11, 30, 0x1p-10, 0x1p-13, 127, 1, 0},
 		{E8M0, 127, 0x1p127, 0x1p-127, 0, 255, 1, 0},
 		{E2M3, 1, 7.5, 1, 0.125, 31, 0, 0},
 		{E3M2, 3, 28, 0.25, 0.0625, 31, 0, 0},

@@ -30,6 +30,10 @@ var (
 	E4M3 = mustFormat(Spec{Name: "E4M3", Signed: true, ExpBits: 4, ManBits: 3, Bias: 7, Specials: IEEE})
 	// E3M4 is ml_dtypes' IEEE-like float8_e3m4: max 15.5.
 	E3M4 = mustFormat(Spec{Name: "E3M4", Signed: true, ExpBits: 3, ManBits: 4, Bias: 3, Specials: IEEE})
+	// E4M3B11FNUZ is ml_dtypes' float8_e4m3b11fnuz, the E4M3 of Google's TPUs
+	// (StableHLO RFC "E4M3B11FNUZ in XLA"): bias 11, no Inf, NaN = 0x80, no -0;
+	// max 30, smallest normal 2^-10, smallest subnormal 2^-13.
+	E4M3B11FNUZ = mustFormat(Spec{Name: "E4M3B11FNUZ", Signed: true, ExpBits: 4, ManBits: 3, Bias: 11, Specials: FNUZ})
 	// E8M0 is the unsigned MX scale (UE8M0): 2^-127..2^127, no zero, 0xFF = NaN.
 	E8M0 = mustFormat(Spec{Name: "E8M0", Signed: false, ExpBits: 8, ManBits: 0, Bias: 127, Specials: ExponentOnly})
 	// E2M3 is the MX FP6 element type: finite only, max 7.5.
@@ -40,28 +44,29 @@ var (
 	E2M1 = mustFormat(Spec{Name: "E2M1", Signed: true, ExpBits: 2, ManBits: 1, Bias: 1, Specials: FiniteOnly})
 )
 
-var presets = []*Format{E4M3FN, E5M2, E4M3FNUZ, E5M2FNUZ, E4M3, E3M4, E8M0, E2M3, E3M2, E2M1}
+var presets = []*Format{E4M3FN, E5M2, E4M3FNUZ, E5M2FNUZ, E4M3, E3M4, E4M3B11FNUZ, E8M0, E2M3, E3M2, E2M1}
 
 // aliases maps other common spellings to preset names (upper-cased keys).
 var aliases = map[string]string{
-	"FLOAT8_E4M3FN":   "E4M3FN",
-	"FLOAT8_E5M2":     "E5M2",
-	"FLOAT8_E4M3FNUZ": "E4M3FNUZ",
-	"FLOAT8_E5M2FNUZ": "E5M2FNUZ",
-	"FLOAT8_E4M3":     "E4M3",
-	"FLOAT8_E3M4":     "E3M4",
-	"FLOAT8_E8M0FNU":  "E8M0",
-	"E8M0FNU":         "E8M0",
-	"UE8M0":           "E8M0",
-	"FLOAT6_E2M3FN":   "E2M3",
-	"FLOAT6_E3M2FN":   "E3M2",
-	"FLOAT4_E2M1FN":   "E2M1",
-	"E2M3FN":          "E2M3",
-	"E3M2FN":          "E3M2",
-	"E2M1FN":          "E2M1",
-	"FP4":             "E2M1",
-	"OFP8_E4M3":       "E4M3FN",
-	"OFP8_E5M2":       "E5M2",
+	"FLOAT8_E4M3FN":      "E4M3FN",
+	"FLOAT8_E5M2":        "E5M2",
+	"FLOAT8_E4M3FNUZ":    "E4M3FNUZ",
+	"FLOAT8_E5M2FNUZ":    "E5M2FNUZ",
+	"FLOAT8_E4M3":        "E4M3",
+	"FLOAT8_E3M4":        "E3M4",
+	"FLOAT8_E4M3B11FNUZ": "E4M3B11FNUZ",
+	"FLOAT8_E8M0FNU":     "E8M0",
+	"E8M0FNU":            "E8M0",
+	"UE8M0":              "E8M0",
+	"FLOAT6_E2M3FN":      "E2M3",
+	"FLOAT6_E3M2FN":      "E3M2",
+	"FLOAT4_E2M1FN":      "E2M1",
+	"E2M3FN":             "E2M3",
+	"E3M2FN":             "E3M2",
+	"E2M1FN":             "E2M1",
+	"FP4":                "E2M1",
+	"OFP8_E4M3":          "E4M3FN",
+	"OFP8_E5M2":          "E5M2",
 }
 
 // Presets returns the built-in formats in a stable order: the FP8 formats,

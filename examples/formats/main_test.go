@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -35,4 +36,15 @@ func TestFormatsTable(t *testing.T) {
 	assert.Less(t, byName["E4M3FN"].RelError, byName["E5M2"].RelError)
 	assert.Contains(t, out.String(), "E4M3FN")
 	assert.Contains(t, out.String(), "0.40625")
+}
+
+// TestReadmeShowsTheRealOutput keeps the README's output block equal to what
+// the program prints, so a new preset cannot leave it stale.
+func TestReadmeShowsTheRealOutput(t *testing.T) {
+	var buf bytes.Buffer
+	_, err := run(&buf, 0.3952)
+	require.NoError(t, err)
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "```\n"+buf.String()+"```", "README.md's output block differs from go run ./examples/formats")
 }
