@@ -7,7 +7,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/viz/plot"
@@ -77,24 +76,13 @@ func (s *explorer) Params() []Param { return s.ps.Params() }
 // Get implements Scene.
 func (s *explorer) Get(name string) (string, error) { return s.ps.Get(name) }
 
-// parseReal reads a decimal or hex float, or inf, -inf, nan.
+// parseReal reads a number in fp8's one grammar (fp8.ParseText): decimal
+// and hex text are kept exact enough to round once into any format, and
+// "-nan" keeps its sign, as on the command line.
 func parseReal(v string) (float64, error) {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "nan", "+nan", "-nan":
-		return math.NaN(), nil
-	case "inf", "+inf", "infinity":
-		return math.Inf(1), nil
-	case "-inf", "-infinity":
-		return math.Inf(-1), nil
-	}
-	x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil && !(x == 0 || !math.IsInf(x, 0)) {
-		return 0, fmt.Errorf("not a number")
-	}
+	x, err := fp8.ParseText(v)
 	if err != nil {
-		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
-			return 0, fmt.Errorf("not a number")
-		}
+		return 0, fmt.Errorf("not a number")
 	}
 	return x, nil
 }

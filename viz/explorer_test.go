@@ -111,3 +111,20 @@ func TestExplorerClicks(t *testing.T) {
 	require.True(t, s.Click((cell.Min.X+cell.Max.X)/2, (cell.Min.Y+cell.Max.Y)/2, 640, 360))
 	assert.Equal(t, "448", s.Facts()["value"])
 }
+
+// TestOneNumberGrammar: scene controls read numbers as the CLI and the CSV
+// reader do (fp8's grammar): no underscores, hex floats allowed, and decimal
+// text rounded once ("1.06250000000000000001" is just above the tie).
+func TestOneNumberGrammar(t *testing.T) {
+	s, err := New("explorer")
+	require.NoError(t, err)
+	for _, bad := range []string{"1_000", "0x1_0p0", "abc"} {
+		require.Error(t, s.Set("value", bad), bad)
+		require.Error(t, s.Set("code", bad), bad)
+	}
+	require.NoError(t, s.Set("code", "0x7E"))
+	require.NoError(t, s.Set("value", "0x1p-9"))
+	require.NoError(t, s.Set("value", "1.06250000000000000001"))
+	facts := s.Facts()
+	assert.Equal(t, "0x39", facts["result_code"], "the text lies above the tie 1.0625, so it rounds up once")
+}

@@ -96,8 +96,11 @@ func (p *paramSet) normalize(name, value string) (string, error) {
 		return bad("want true or false")
 	case ParamInt:
 		n, err := strconv.ParseInt(v, 0, 64)
+		if strings.ContainsRune(v, '_') {
+			return bad("want an integer") // fp8's number grammar has no underscores
+		}
 		if err != nil {
-			f, ferr := strconv.ParseFloat(v, 64)
+			f, ferr := fp8.ParseNumber(v, 64)
 			if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 				return bad("want an integer")
 			}
@@ -108,7 +111,7 @@ func (p *paramSet) normalize(name, value string) (string, error) {
 		}
 		return strconv.FormatInt(n, 10), nil
 	case ParamNumber:
-		f, err := strconv.ParseFloat(v, 64)
+		f, err := fp8.ParseNumber(v, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return bad("want a finite number")
 		}
