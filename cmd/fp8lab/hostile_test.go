@@ -54,7 +54,7 @@ type hostileCase struct {
 
 // hostileCases are the inputs of issue 12 that crashed, hung or blew up.
 func hostileCases() []hostileCase {
-	return []hostileCase{
+	return append([]hostileCase{
 		// Item 3: block sides near math.MaxInt.
 		{name: "block side near MaxInt", setup: writeCSV("t.csv"),
 			args: []string{"quantize", "--granularity", "block9223372036854775807x1", "t.csv"}, code: 1, stderr: "bad granularity"},
@@ -93,7 +93,7 @@ func hostileCases() []hostileCase {
 		// Item 5: serve --dir checks index.html before reading anything.
 		{name: "serve a huge tree without index.html", setup: sparseFile("big.bin", 8<<30),
 			args: []string{"serve", "--dir", "{dir}", "--addr", "127.0.0.1:0"}, code: 1, stderr: "no index.html"},
-	}
+	}, tensorHostileCases()...)
 }
 
 // TestHostileInputs runs hostileCases through the real binary, built once,
