@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,6 +73,11 @@ func runNode(t *testing.T, wasmFile string, cases []jsCase) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Run(), "node failed: %s", stderr.String())
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		peak := int64(ru.Maxrss) * 1024 // kilobytes on Linux
+		t.Logf("node peak resident memory: %d MiB", peak>>20)
+		assert.Less(t, peak, int64(nodePeakRSS), "node's peak resident memory")
+	}
 
 	var results []result
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &results), stdout.String())
@@ -198,6 +204,7 @@ func TestCoreModuleInNode(t *testing.T) {
 	cases = append(cases, negativeZeroCases()...)
 	cases = append(cases, robustnessCases()...)
 	cases = append(cases, typeCases()...)
+	cases = append(cases, hostileJSCases()...)
 	// Every function must be exercised by some case.
 	all := append(append(append([]string{}, coreFunctionsForTest()...), sceneFunctionsForTest()...), liveFunctionsForTest()...)
 	for _, name := range all {
