@@ -1,0 +1,105 @@
+package train
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Config is the shape of the model and the schedule of its optimizer.
+type Config struct {
+	Name     string `json:"name"`
+	Layers   int    `json:"layers"`    // transformer blocks
+	Width    int    `json:"width"`     // C, the channel count
+	Heads    int    `json:"heads"`     // NH; Width must be a multiple
+	Context  int    `json:"context"`   // T, tokens per sequence
+	Batch    int    `json:"batch"`     // B, sequences per step
+	TiedHead bool   `json:"tied_head"` // the output head reuses the token embedding
+
+	Optim OptimConfig `json:"optim"`
+
+	// EvalEvery is the number of steps between validation losses (0: only
+	// at the end); EvalBatches is how many fixed batches each one averages.
+	EvalEvery   int `json:"eval_every"`
+	EvalBatches int `json:"eval_batches"`
+}
+
+// Vocab is the vocabulary size: tokens are bytes.
+const Vocab = 256
+
+// TokensPerStep returns B·T.
+func (c Config) TokensPerStep() int { return c.Batch * c.Context }
+
+// Check reports a configuration the model cannot be built from.
+func (c Config) Check() error {
+	switch {
+	case c.Layers < 1, c.Width < 1, c.Heads < 1, c.Context < 1, c.Batch < 1:
+		return fmt.Errorf("train: config %q: layers, width, heads, context and batch must be positive", c.Name)
+	case c.Width%c.Heads != 0:
+		return fmt.Errorf("train: config %q: width %d is not a multiple of heads %d", c.Name, c.Width, c.Heads)
+	case c.EvalEvery < 0, c.EvalBatches < 0:
+		return fmt.Errorf("train: config %q: negative eval settings", c.Name)
+	}
+	return c.Optim.Check()
+}
+
+// Classroom is small enough to train live in a browser tab: 2 blocks of
+// width 32 over 32 bytes of context, 8 sequences (256 tokens) a step, about
+// 34k parameters. A step is a few milliseconds of float32 work, so a page
+// can draw a curve point within seconds and three recipes × 300 steps fit
+// in the playground's budget of 3 minutes.
+func Classroom() Config {
+	return Config{
+		Name: "classroom", Layers: 2, Width: 32, Heads: 2, Context: 32, Batch: 8,
+		TiedHead: true, Optim: defaultOptim(3e-3, 20), EvalEvery: 25, EvalBatches: 4,
+	}
+}
+
+// Reference is the configuration of the measured comparison: 4 blocks of
+// width 64, 4 heads, 64 bytes of context, 16 sequences (1024 tokens) a step,
+// about 0.23M parameters. Its linear layers cost 6·(12·C²·L + C·V)·B·T ≈
+// 1.3 GFLOP a step (forward and both backward products); at the ~14 GFLOPS
+// gonum reaches on 2 idle cores that is ≈0.1 s a step, so 13 named recipes
+// × 3 seeds × 600 steps take ≈ 39·600·0.1 s ≈ 40 minutes in float32, which
+// leaves room in the 60-minute budget for the quantization overhead.
+// (Recipes that emulate fast accumulation multiply element by element and
+// are much slower; see Recipe.)
+func Reference() Config {
+	return Config{
+		Name: "reference", Layers: 4, Width: 64, Heads: 4, Context: 64, Batch: 16,
+		TiedHead: true, Optim: defaultOptim(2e-3, 50), EvalEvery: 50, EvalBatches: 8,
+	}
+}
+
+// Tiny is for tests: 1 block of width 8, 2 heads, 8 tokens of context.
+func Tiny() Config {
+	return Config{
+		Name: "tiny", Layers: 1, Width: 8, Heads: 2, Context: 8, Batch: 2,
+		Optim: defaultOptim(1e-2, 2), EvalEvery: 5, EvalBatches: 1,
+	}
+}
+
+var configs = map[string]func() Config{
+	"classroom": Classroom,
+	"reference": Reference,
+	"tiny":      Tiny,
+}
+
+// ConfigNames returns the names of the named configurations, sorted.
+func ConfigNames() []string {
+	names := make([]string, 0, len(configs))
+	for n := range configs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ConfigByName returns a named configuration.
+func ConfigByName(name string) (Config, error) {
+	f, ok := configs[strings.ToLower(name)]
+	if !ok {
+		return Config{}, fmt.Errorf("train: unknown config %q (known: %s)", name, strings.Join(ConfigNames(), ", "))
+	}
+	return f(), nil
+}

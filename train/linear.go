@@ -1,0 +1,379 @@
+package train
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/scaling"
+)
+
+// OperandStats counts what quantization did to one operand of one product
+// of one linear layer, summed over the steps since the last snapshot.
+type OperandStats struct {
+	Layer   string `json:"layer"`   // "h0.qkv", ..., "head"
+	Product string `json:"product"` // forward, input_grad, weight_grad
+	Operand string `json:"operand"` // input, weight, grad_output
+	// Amax is the largest |x| seen (before quantization).
+	Amax float32 `json:"amax"`
+	// Overflow counts elements clipped at the format's Max: saturated, and
+	// larger than the decoded value by more than a quarter of Max's ulp.
+	Overflow int64 `json:"overflow"`
+	// Underflow counts nonzero elements that became zero.
+	Underflow int64 `json:"underflow"`
+	Elements  int64 `json:"elements"`
+}
+
+// capturedOperand is what a test hook sees: the operand as it went into
+// scaling (K-major, rotated if the recipe rotates) and its quantization.
+type capturedOperand struct {
+	site, product, role int
+	input               *scaling.Tensor
+	q                   *scaling.Quantized
+}
+
+// linearEngine computes the linear layers' products under a recipe and
+// keeps the per-tensor state (delayed scalers, rotations, statistics).
+type linearEngine struct {
+	cfg     Config
+	recipe  *Recipe
+	seed    uint64
+	step    int // the training step, for the stochastic-rounding streams
+	rule    scaling.ScaleRule
+	kinds   [3][3]opKind
+	formats [3][3]*fp8.Format
+	delayed map[int]*scaling.DelayedScaler
+	rots    map[int]*scaling.Rotation
+	stats   []OperandStats // by operand id
+	bufs    [2][]float32   // K-major scratch of the left and right operands
+	random  []uint32
+	capture func(capturedOperand)
+}
+
+func newLinearEngine(cfg Config, r *Recipe, seed uint64) (*linearEngine, error) {
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	rule, _ := r.Scaling.rule()
+	e := &linearEngine{cfg: cfg, recipe: r, seed: seed, rule: rule,
+		delayed: map[int]*scaling.DelayedScaler{}, rots: map[int]*scaling.Rotation{}}
+	for pi, p := range r.products() {
+		for role := range 3 {
+			e.kinds[pi][role], e.formats[pi][role], _ = p.operand(role).kind()
+		}
+	}
+	sites := cfg.Layers*sitesPerLayer + 1
+	e.stats = make([]OperandStats, sites*6)
+	for s := range sites {
+		for pi := range 3 {
+			for slot := range 2 {
+				e.stats[operandID(s, pi, slot)] = OperandStats{Layer: siteName(cfg, s),
+					Product: productNames[pi], Operand: roleNames[uses[pi][slot]]}
+			}
+		}
+	}
+	return e, nil
+}
+
+// operandID numbers the operands: 6 per linear layer (3 products × 2).
+func operandID(site, product, slot int) int { return site*6 + product*2 + slot }
+
+// snapshot returns the statistics of the operands that were quantized and
+// starts counting afresh.
+func (e *linearEngine) snapshot() []OperandStats {
+	var out []OperandStats
+	for i, s := range e.stats {
+		if s.Elements > 0 {
+			out = append(out, s)
+		}
+		e.stats[i].Amax, e.stats[i].Overflow, e.stats[i].Underflow, e.stats[i].Elements = 0, 0, 0, 0
+	}
+	return out
+}
+
+// kmOperand is a matrix operand of a product with contraction length K:
+// either K-major (rows of K elements) or stored (K, other).
+type kmOperand struct {
+	data   []float32
+	kmajor bool
+	q      *scaling.Quantized // set when quantized, for emulated accumulation
+}
+
+// prepare rounds one operand as the recipe says. src is (other,K) when
+// kmajor, else (K,other). The result is K-major whenever it was rounded.
+func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other int, kmajor bool) (kmOperand, error) {
+	role := uses[product][slot]
+	kind, f := e.kinds[product][role], e.formats[product][role]
+	if site == e.cfg.Layers*sitesPerLayer && !e.recipe.QuantizeHead {
+		kind = opFP32
+	}
+	p := e.recipe.products()[product]
+	rotate := product == 2 && p.Hadamard > 0
+	if kind == opFP32 && !rotate {
+		return kmOperand{data: src, kmajor: kmajor}, nil
+	}
+	n := K * other
+	if cap(e.bufs[slot]) < n {
+		e.bufs[slot] = make([]float32, n)
+	}
+	buf := e.bufs[slot][:n]
+	if kmajor {
+		copy(buf, src)
+	} else {
+		transpose(buf, src, K, other)
+	}
+	t, err := scaling.FromSlice(other, K, buf)
+	if err != nil {
+		return kmOperand{}, err
+	}
+	if rotate {
+		rot, err := e.rotation(K, p.Hadamard)
+		if err != nil {
+			return kmOperand{}, fmt.Errorf("train: %s %s: %w", siteName(e.cfg, site), productNames[product], err)
+		}
+		if err := rot.RotateRows(t); err != nil {
+			return kmOperand{}, err
+		}
+	}
+	var random []uint32
+	if e.recipe.StochasticGrads && role == 2 && kind != opFP32 {
+		if cap(e.random) < n {
+			e.random = make([]uint32, n)
+		}
+		random = e.random[:n]
+		philox.Fill(random, e.seed, streamID(streamOperand, operandID(site, product, slot), e.step), 0)
+	}
+	switch kind {
+	case opFP32:
+		return kmOperand{data: buf, kmajor: true}, nil
+	case opBF16:
+		roundBF16(buf, random)
+		return kmOperand{data: buf, kmajor: true}, nil
+	}
+	id := operandID(site, product, slot)
+	q, err := e.quantize(id, t, f, p.operand(role).Granularity, random)
+	if err != nil {
+		return kmOperand{}, fmt.Errorf("train: %s %s %s: %w", siteName(e.cfg, site), productNames[product], roleNames[role], err)
+	}
+	if e.capture != nil {
+		e.capture(capturedOperand{site, product, role, t.Clone(), q})
+	}
+	deq, err := q.Dequantize()
+	if err != nil {
+		return kmOperand{}, err
+	}
+	e.count(id, buf, deq.Data, q)
+	copy(buf, deq.Data)
+	return kmOperand{data: buf, kmajor: true, q: q}, nil
+}
+
+// quantize runs scaling's current or delayed scaling on one operand.
+func (e *linearEngine) quantize(id int, t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, random []uint32) (*scaling.Quantized, error) {
+	var mode fp8.Mode
+	if random != nil {
+		mode = fp8.Mode{Round: fp8.Stochastic, RandomBits: 32}
+	}
+	sc := e.recipe.Scaling
+	if sc.Delayed {
+		d := e.delayed[id]
+		if d == nil {
+			algo, _ := sc.algo()
+			var err error
+			d, err = scaling.NewDelayedScaler(scaling.DelayedConfig{Format: f, HistoryLen: sc.HistoryLen,
+				Algo: algo, Margin: sc.Margin, Mode: mode})
+			if err != nil {
+				return nil, err
+			}
+			e.delayed[id] = d
+		}
+		return d.Quantize(t, random)
+	}
+	opts := scaling.Options{Mode: mode, Random: random, Rule: e.rule}
+	if g.Kind == scaling.KindMX || g.Kind == scaling.KindNVFP4 {
+		opts.Rule = scaling.ScaleRule{}
+	}
+	return scaling.Quantize(t, f, g, opts)
+}
+
+// count adds an operand's amax, overflows and underflows to its statistics.
+func (e *linearEngine) count(id int, orig, deq []float32, q *scaling.Quantized) {
+	st := &e.stats[id]
+	for _, a := range q.Amax {
+		st.Amax = max(st.Amax, a)
+	}
+	maxCode := q.Format.MaxCode()
+	// A quarter of Max's ulp, relative: values that round to Max from
+	// just above it are not clipped.
+	tol := 1 + math.Ldexp(1, -q.Format.Spec().ManBits-2)
+	var over, under int64
+	for i, x := range orig {
+		d := deq[i]
+		if x != 0 && d == 0 {
+			under++
+		} else if q.Codes[i]&maxCode == maxCode && math.Abs(float64(x)) > math.Abs(float64(d))*tol {
+			over++
+		}
+	}
+	st.Overflow += over
+	st.Underflow += under
+	st.Elements += int64(len(orig))
+}
+
+// rotation returns the random Hadamard rotation of K with the given block,
+// the same for the whole run (Transformer Engine fixes its random signs).
+func (e *linearEngine) rotation(K, block int) (*scaling.Rotation, error) {
+	key := K<<8 | block
+	if r := e.rots[key]; r != nil {
+		return r, nil
+	}
+	r, err := scaling.NewRandomRotation(K, block, e.seed^0x9e3779b97f4a7c15)
+	if err != nil {
+		return nil, err
+	}
+	e.rots[key] = r
+	return r, nil
+}
+
+// gemm computes c (M,N) = beta·c + a·b for a with M rows and b with N
+// columns over the contraction K, each given K-major or (K, other).
+func (e *linearEngine) gemm(product int, c []float32, a, b kmOperand, M, K, N int, beta float32) error {
+	acc := e.recipe.products()[product].Accumulator
+	if acc != nil && *acc != scaling.Float32Accumulator && a.q != nil && b.q != nil {
+		return emulatedGemm(c, a.q, b.q, *acc, beta)
+	}
+	ta, ga := blas.NoTrans, blas32.General{Rows: M, Cols: K, Stride: K, Data: a.data}
+	if !a.kmajor {
+		ta, ga = blas.Trans, blas32.General{Rows: K, Cols: M, Stride: M, Data: a.data}
+	}
+	tb, gb := blas.Trans, blas32.General{Rows: N, Cols: K, Stride: K, Data: b.data}
+	if !b.kmajor {
+		tb, gb = blas.NoTrans, blas32.General{Rows: K, Cols: N, Stride: N, Data: b.data}
+	}
+	blas32.Gemm(ta, tb, 1, ga, gb, beta, blas32.General{Rows: M, Cols: N, Stride: N, Data: c})
+	return nil
+}
+
+// emulatedGemm multiplies K-major quantized operands with scaling's
+// accumulator emulation: qa is (M,K), qb is (N,K) and is transposed, codes
+// and scale grid, into the (K,N) operand ScaledMatMul takes.
+func emulatedGemm(c []float32, qa, qb *scaling.Quantized, acc scaling.Accumulator, beta float32) error {
+	bt, err := transposeQuantized(qb)
+	if err != nil {
+		return err
+	}
+	out, err := scaling.ScaledMatMul(qa, bt, acc)
+	if err != nil {
+		return err
+	}
+	for i, v := range out.Data {
+		if beta == 0 {
+			c[i] = v
+		} else {
+			c[i] = beta*c[i] + v
+		}
+	}
+	return nil
+}
+
+// transposeQuantized returns qᵀ with the granularity that describes the
+// same blocks: row ↔ col, 1×N tiles → N×1 blocks, R×C blocks → C×R.
+func transposeQuantized(q *scaling.Quantized) (*scaling.Quantized, error) {
+	g := q.Granularity
+	switch g.Kind {
+	case scaling.KindTensor:
+	case scaling.KindRow:
+		g = scaling.PerCol
+	case scaling.KindCol:
+		g = scaling.PerRow
+	case scaling.KindTile, scaling.KindBlock:
+		g = scaling.Block(q.BlockCols, q.BlockRows)
+	default:
+		return nil, fmt.Errorf("train: cannot transpose %v blocks for emulated accumulation", g)
+	}
+	t := &scaling.Quantized{Rows: q.Cols, Cols: q.Rows, Format: q.Format, Granularity: g,
+		BlockRows: q.BlockCols, BlockCols: q.BlockRows, ScaleRows: q.ScaleCols, ScaleCols: q.ScaleRows,
+		Codes: make([]uint8, len(q.Codes)), Scales: make([]float32, len(q.Scales)),
+		Amax: make([]float32, len(q.Amax)), Mode: q.Mode}
+	for i := 0; i < q.Rows; i++ {
+		for j := 0; j < q.Cols; j++ {
+			t.Codes[j*q.Rows+i] = q.Codes[i*q.Cols+j]
+		}
+	}
+	for i := 0; i < q.ScaleRows; i++ {
+		for j := 0; j < q.ScaleCols; j++ {
+			t.Scales[j*q.ScaleRows+i] = q.Scales[i*q.ScaleCols+j]
+			t.Amax[j*q.ScaleRows+i] = q.Amax[i*q.ScaleCols+j]
+		}
+	}
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// forward computes out (N,OC) = inp (N,IC) · weightᵀ + bias, weight (OC,IC),
+// bias (OC) or nil: the product Y = X·W with W = weightᵀ.
+func (e *linearEngine) forward(site int, out, inp, weight, bias []float32, N, IC, OC int) error {
+	x, err := e.prepare(site, 0, 0, inp, IC, N, true)
+	if err != nil {
+		return err
+	}
+	w, err := e.prepare(site, 0, 1, weight, IC, OC, true)
+	if err != nil {
+		return err
+	}
+	if err := e.gemm(0, out, x, w, N, IC, OC, 0); err != nil {
+		return err
+	}
+	if bias != nil {
+		for i := 0; i < N; i++ {
+			o := out[i*OC : (i+1)*OC]
+			for j := range o {
+				o[j] += bias[j]
+			}
+		}
+	}
+	return nil
+}
+
+// backward computes dinp (N,IC) = dout·weight (overwritten) and adds
+// doutᵀ·inp to dweight (OC,IC) and the column sums of dout to dbias (OC,
+// may be nil). dout is (N,OC). The bias gradient uses dout unrounded.
+func (e *linearEngine) backward(site int, dinp, dweight, dbias, dout, inp, weight []float32, N, IC, OC int) error {
+	// dX = dY·Wᵀ: contraction over OC; weight (OC,IC) is stored (K, other).
+	dy, err := e.prepare(site, 1, 0, dout, OC, N, true)
+	if err != nil {
+		return err
+	}
+	w, err := e.prepare(site, 1, 1, weight, OC, IC, false)
+	if err != nil {
+		return err
+	}
+	if err := e.gemm(1, dinp, dy, w, N, OC, IC, 0); err != nil {
+		return err
+	}
+	// dW = Xᵀ·dY, computed as its transpose doutᵀ·inp (OC,IC), the layout
+	// the weight is stored in; contraction over the N tokens.
+	x, err := e.prepare(site, 2, 0, inp, N, IC, false)
+	if err != nil {
+		return err
+	}
+	dy2, err := e.prepare(site, 2, 1, dout, N, OC, false)
+	if err != nil {
+		return err
+	}
+	if err := e.gemm(2, dweight, dy2, x, OC, N, IC, 1); err != nil {
+		return err
+	}
+	if dbias != nil {
+		for i := 0; i < N; i++ {
+			for j, v := range dout[i*OC : (i+1)*OC] {
+				dbias[j] += v
+			}
+		}
+	}
+	return nil
+}
