@@ -20,11 +20,14 @@ func bf16Nearest(x float32) float32 {
 // bf16Stochastic rounds x to one of its two BF16 neighbours, away from zero
 // with probability (dropped bits)/2^16, using the low 16 bits of r. It
 // saturates at ±MaxBF16 instead of rounding to infinity, as the fp8
-// package's stochastic encoders do.
+// package's stochastic encoders do (±Inf included); NaN stays NaN.
 func bf16Stochastic(x float32, r uint32) float32 {
 	b := math.Float32bits(x)
 	if b&0x7f800000 == 0x7f800000 {
-		return x
+		if b&0x7fffff != 0 {
+			return x
+		}
+		return math.Float32frombits(b&0x80000000 | 0x7f7f0000)
 	}
 	b += r & 0xffff
 	b &^= 0xffff

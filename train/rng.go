@@ -11,7 +11,9 @@ type randomSource interface {
 
 type ditherPhilox struct{}
 
-func (ditherPhilox) Fill(dst []uint32, seed, stream, start uint64) { dither.Fill(dst, seed, stream, start) }
+func (ditherPhilox) Fill(dst []uint32, seed, stream, start uint64) {
+	dither.Fill(dst, seed, stream, start)
+}
 
 // philox is the Philox4x32-10 source of every stochastic rounding.
 var philox randomSource = ditherPhilox{}
