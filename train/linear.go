@@ -41,7 +41,8 @@ type linearEngine struct {
 	cfg     Config
 	recipe  *Recipe
 	seed    uint64
-	step    int // the training step, for the stochastic-rounding streams
+	step    int  // the training step, for the stochastic-rounding streams
+	eval    bool // validation: no statistics, no delayed-scaling updates
 	rule    scaling.ScaleRule
 	kinds   [3][3]opKind
 	formats [3][3]*fp8.Format
@@ -165,7 +166,9 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 	if err != nil {
 		return kmOperand{}, err
 	}
-	e.count(id, buf, deq.Data, q)
+	if !e.eval {
+		e.count(id, buf, deq.Data, q)
+	}
 	copy(buf, deq.Data)
 	return kmOperand{data: buf, kmajor: true, q: q}, nil
 }
@@ -188,6 +191,9 @@ func (e *linearEngine) quantize(id int, t *scaling.Tensor, f *fp8.Format, g scal
 				return nil, err
 			}
 			e.delayed[id] = d
+		}
+		if e.eval {
+			return scaling.QuantizeWithScales(t, f, scaling.PerTensor, []float32{d.Scale()}, scaling.Options{Mode: mode, Random: random})
 		}
 		return d.Quantize(t, random)
 	}

@@ -1,0 +1,172 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Trainer trains one model under one recipe, one step at a time (a browser
+// page runs steps between frames; Run runs them all).
+type Trainer struct {
+	cfg    Config
+	recipe *Recipe
+	seed   uint64
+	total  int // planned steps, for the learning-rate schedule
+	data   *Corpus
+	model  *Model
+	opt    *adamW
+	step   int // steps done
+}
+
+// NewTrainer builds the model of cfg with weights drawn from seed (the same
+// for every recipe) for a run of total steps over data.
+func NewTrainer(cfg Config, r *Recipe, seed uint64, total int, data *Corpus) (*Trainer, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if total < 1 {
+		return nil, fmt.Errorf("train: %d steps", total)
+	}
+	if err := data.check(cfg.Context); err != nil {
+		return nil, err
+	}
+	lin, err := newLinearEngine(cfg, r, seed)
+	if err != nil {
+		return nil, err
+	}
+	m := newModel(cfg, lin, seed)
+	opt := newAdamW(cfg.Optim, m.specs, r.MasterWeights, seed)
+	if r.MasterWeights == "bf16-rtn" || r.MasterWeights == "bf16-sr" {
+		roundBF16(m.params, nil) // the initial weights are stored in BF16 too
+	}
+	return &Trainer{cfg: cfg, recipe: r, seed: seed, total: total, data: data, model: m, opt: opt}, nil
+}
+
+// StepResult is what one training step reports.
+type StepResult struct {
+	Step     int     `json:"step"` // 1-based: steps done after this one
+	Loss     float64 `json:"loss"` // training loss of the step's batch, before the update
+	LR       float64 `json:"lr"`
+	GradNorm float64 `json:"grad_norm"` // before clipping
+}
+
+// Step trains on the next batch.
+func (t *Trainer) Step() (StepResult, error) {
+	m := t.model
+	m.lin.step, m.lin.eval = t.step, false
+	B, T := t.cfg.Batch, t.cfg.Context
+	t.data.trainBatch(m.tokens, m.targets, B, T, t.seed, t.step)
+	loss, err := m.forward(m.tokens, m.targets)
+	if err != nil {
+		return StepResult{}, fmt.Errorf("train: step %d: %w", t.step+1, err)
+	}
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return StepResult{}, fmt.Errorf("train: step %d: loss is %v", t.step+1, loss)
+	}
+	if err := m.backward(); err != nil {
+		return StepResult{}, fmt.Errorf("train: step %d: %w", t.step+1, err)
+	}
+	lr := t.cfg.Optim.LRAt(t.step, t.total)
+	t.step++
+	norm := t.opt.update(m.params, m.grads, lr, t.step)
+	return StepResult{Step: t.step, Loss: loss, LR: lr, GradNorm: norm}, nil
+}
+
+// ValLoss returns the mean loss over the configuration's fixed validation
+// batches. It quantizes as training does but changes no state: delayed
+// scalers use their current scale without recording an amax, and the
+// operand statistics do not count it.
+func (t *Trainer) ValLoss() (float64, error) {
+	m := t.model
+	m.lin.eval = true
+	defer func() { m.lin.eval = false }()
+	n := max(t.cfg.EvalBatches, 1)
+	var sum float64
+	for k := range n {
+		t.data.valBatch(m.tokens, m.targets, t.cfg.Batch, t.cfg.Context, k, n)
+		l, err := m.forward(m.tokens, m.targets)
+		if err != nil {
+			return 0, fmt.Errorf("train: validation: %w", err)
+		}
+		sum += l
+	}
+	return sum / float64(n), nil
+}
+
+// Stats returns the per-layer operand statistics gathered since the last
+// call, and starts counting afresh.
+func (t *Trainer) Stats() []OperandStats { return t.model.lin.snapshot() }
+
+// Steps returns the number of steps done.
+func (t *Trainer) Steps() int { return t.step }
+
+// EvalPoint is a validation loss after Step training steps.
+type EvalPoint struct {
+	Step int     `json:"step"`
+	Loss float64 `json:"loss"`
+}
+
+// StatsPoint holds the operand statistics of the steps up to Step since
+// the previous point.
+type StatsPoint struct {
+	Step     int            `json:"step"`
+	Operands []OperandStats `json:"operands"`
+}
+
+// Result is the record of one run.
+type Result struct {
+	Config    Config       `json:"config"`
+	Recipe    Recipe       `json:"recipe"`
+	Seed      uint64       `json:"seed"`
+	Steps     int          `json:"steps"`
+	Corpus    string       `json:"corpus"`
+	TrainLoss []float64    `json:"train_loss"` // one per step
+	Val       []EvalPoint  `json:"val"`        // at step 0, every EvalEvery steps and at the end
+	Stats     []StatsPoint `json:"stats"`      // at the same steps as Val (after step 0)
+	// Seconds is the wall time of the run (not reproducible, unlike the rest).
+	Seconds float64 `json:"seconds"`
+}
+
+// FinalVal returns the last validation loss.
+func (r *Result) FinalVal() float64 { return r.Val[len(r.Val)-1].Loss }
+
+// Run trains cfg under recipe r for steps steps from seed over data and
+// records the losses and statistics. The same arguments give bit-identical
+// losses.
+func Run(cfg Config, r *Recipe, seed uint64, steps int, data *Corpus) (*Result, error) {
+	start := time.Now()
+	tr, err := NewTrainer(cfg, r, seed, steps, data)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Config: cfg, Recipe: *r, Seed: seed, Steps: steps, Corpus: data.Source}
+	eval := func() error {
+		l, err := tr.ValLoss()
+		if err != nil {
+			return err
+		}
+		res.Val = append(res.Val, EvalPoint{Step: tr.Steps(), Loss: l})
+		if tr.Steps() > 0 {
+			res.Stats = append(res.Stats, StatsPoint{Step: tr.Steps(), Operands: tr.Stats()})
+		}
+		return nil
+	}
+	if err := eval(); err != nil {
+		return nil, err
+	}
+	for s := 1; s <= steps; s++ {
+		st, err := tr.Step()
+		if err != nil {
+			return res, err
+		}
+		res.TrainLoss = append(res.TrainLoss, st.Loss)
+		if s == steps || cfg.EvalEvery > 0 && s%cfg.EvalEvery == 0 {
+			if err := eval(); err != nil {
+				return res, err
+			}
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
