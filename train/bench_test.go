@@ -1,0 +1,83 @@
+package train
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkStep times one training step (forward, backward, AdamW) per
+// configuration and recipe; ms/step is the figure the reference budget is
+// sized by. Recipes with emulated accumulation are left out of the
+// reference configuration (seconds a step).
+func BenchmarkStep(b *testing.B) {
+	c, err := GoSourceCorpus(GoRoot(), 1<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, cfg := range []Config{Classroom(), Reference()} {
+		for _, name := range []string{"fp32", "bf16", "tensorwise", "rowwise", "mxfp8", "nvfp4", "deepseek"} {
+			if cfg.Name == "reference" && name == "deepseek" {
+				continue
+			}
+			b.Run(cfg.Name+"/"+name, func(b *testing.B) {
+				r, err := RecipeByName(name)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tr, err := NewTrainer(cfg, r, 1, 1000, c)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for range b.N {
+					if _, err := tr.Step(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/step")
+			})
+		}
+	}
+}
+
+// naiveGemm is the plain i-k-j loop gonum is compared with:
+// c (M,N) = a (M,K) · b (K,N).
+func naiveGemm(c, a, b []float32, M, K, N int) {
+	clear(c)
+	for i := 0; i < M; i++ {
+		ci := c[i*N : (i+1)*N]
+		for p := 0; p < K; p++ {
+			av := a[i*K+p]
+			for j, bv := range b[p*N : (p+1)*N] {
+				ci[j] += av * bv
+			}
+		}
+	}
+}
+
+// BenchmarkGemm compares gonum's Sgemm with the naive loop on the
+// reference configuration's MLP shape (1024 tokens, 64 → 256).
+func BenchmarkGemm(b *testing.B) {
+	M, K, N := 1024, 64, 256
+	r := rand.New(rand.NewPCG(1, 1))
+	a, bb, c := make([]float32, M*K), make([]float32, K*N), make([]float32, M*N)
+	for i := range a {
+		a[i] = float32(r.NormFloat64())
+	}
+	for i := range bb {
+		bb[i] = float32(r.NormFloat64())
+	}
+	for _, impl := range []string{"gonum", "naive"} {
+		b.Run(fmt.Sprintf("%s/%dx%dx%d", impl, M, K, N), func(b *testing.B) {
+			for range b.N {
+				if impl == "gonum" {
+					gemmNT(c, a, bb, M, K, N, 0) // bb read as (N,K): same work
+				} else {
+					naiveGemm(c, a, bb, M, K, N)
+				}
+			}
+			b.ReportMetric(2*float64(M*K*N)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+		})
+	}
+}
