@@ -98,6 +98,9 @@ type Model struct {
 	grads  []float32 // same layout
 	p, g   paramSet
 	lin    *linearEngine
+	// spike, when not 0 or 1, multiplies every block's GELU output in the
+	// next forward pass: an activation outlier burst (see Trainer.SetSpike).
+	spike float32
 
 	tokens, targets []int // (B,T)
 	encoded         []float32
@@ -217,6 +220,11 @@ func (m *Model) forward(tokens, targets []int) (float64, error) {
 			return 0, err
 		}
 		geluForward(a.fchGelu, a.fch)
+		if m.spike != 0 && m.spike != 1 {
+			for i := range a.fchGelu {
+				a.fchGelu[i] *= m.spike
+			}
+		}
 		if err := m.lin.forward(site+siteFCProj, a.fcproj, a.fchGelu, p.fcprojw, p.fcprojb, BT, 4*C, C); err != nil {
 			return 0, err
 		}
@@ -258,6 +266,11 @@ func (m *Model) backward() error {
 		// res3 = res2 + fcproj: the same gradient flows into both.
 		if err := m.lin.backward(site+siteFCProj, m.dfchGelu, g.fcprojw, g.fcprojb, m.dres, a.fchGelu, p.fcprojw, BT, 4*C, C); err != nil {
 			return err
+		}
+		if m.spike != 0 && m.spike != 1 {
+			for i := range m.dfchGelu {
+				m.dfchGelu[i] *= m.spike
+			}
 		}
 		clear(m.dfch)
 		geluBackward(m.dfch, a.fch, m.dfchGelu)

@@ -43,10 +43,15 @@ func TestInitialLossIsLogVocab(t *testing.T) {
 // 40 parameters with the largest gradients, with relative error ≤ 1e-3
 // (measured: 1.1e-4).
 func TestModelGradient(t *testing.T) {
-	for _, tied := range []bool{true, false} {
+	for _, c := range []struct {
+		tied  bool
+		spike float32
+	}{{true, 0}, {false, 0}, {true, 3}} {
+		tied := c.tied
 		cfg := Tiny()
 		cfg.TiedHead = tied
 		m := tinyModel(t, cfg, "fp32", 3)
+		m.spike = c.spike // an activation spike must be differentiated too
 		r := rand.New(rand.NewPCG(4, 4))
 		tokens, targets := randomTokens(r, cfg.TokensPerStep()), randomTokens(r, cfg.TokensPerStep())
 		// Larger weights than the initialization, so every layer matters.
@@ -74,8 +79,8 @@ func TestModelGradient(t *testing.T) {
 			numeric = append(numeric, (lp-lm)/(2*h))
 		}
 		e := relErr(analytic, numeric)
-		assert.LessOrEqual(t, e, 1e-3, "tied=%v: relative error %.3g", tied, e)
-		t.Logf("tied=%v: whole-model relative gradient error %.3g over %d parameters", tied, e, len(idx))
+		assert.LessOrEqual(t, e, 1e-3, "tied=%v spike=%v: relative error %.3g", tied, c.spike, e)
+		t.Logf("tied=%v spike=%v: whole-model relative gradient error %.3g over %d parameters", tied, c.spike, e, len(idx))
 	}
 }
 

@@ -17,13 +17,22 @@ type Trainer struct {
 	model  *Model
 	opt    *adamW
 	step   int // steps done
+	// spikeStep and spikeFactor inject an activation spike (SetSpike).
+	spikeStep   int
+	spikeFactor float32
 }
 
 // NewTrainer builds the model of cfg with weights drawn from seed (the same
 // for every recipe) for a run of total steps over data.
 func NewTrainer(cfg Config, r *Recipe, seed uint64, total int, data *Corpus) (*Trainer, error) {
+	if r == nil || data == nil {
+		return nil, fmt.Errorf("train: NewTrainer needs a recipe and a corpus")
+	}
 	if err := cfg.Check(); err != nil {
 		return nil, err
+	}
+	if h := r.WeightGrad.Hadamard; h > 0 && cfg.TokensPerStep()%h != 0 {
+		return nil, fmt.Errorf("train: recipe %q rotates the weight gradient in blocks of %d, which do not divide the %d tokens of a step", r.Name, h, cfg.TokensPerStep())
 	}
 	if total < 1 {
 		return nil, fmt.Errorf("train: %d steps", total)
@@ -51,10 +60,24 @@ type StepResult struct {
 	GradNorm float64 `json:"grad_norm"` // before clipping
 }
 
+// SetSpike makes step (1-based) an activation spike: every block's GELU
+// output, the input of its MLP projection, is multiplied by factor during
+// that step's forward pass (and the backward pass sees the same model), as
+// a burst of outlier activations would. Delayed scaling meets it with a
+// scale from earlier steps; current scaling with its own amax. Step 0 or
+// factor 1 means no spike.
+func (t *Trainer) SetSpike(step int, factor float32) {
+	t.spikeStep, t.spikeFactor = step, factor
+}
+
 // Step trains on the next batch.
 func (t *Trainer) Step() (StepResult, error) {
 	m := t.model
 	m.lin.step, m.lin.eval = t.step, false
+	m.spike = 0
+	if t.spikeStep == t.step+1 {
+		m.spike = t.spikeFactor
+	}
 	B, T := t.cfg.Batch, t.cfg.Context
 	t.data.trainBatch(m.tokens, m.targets, B, T, t.seed, t.step)
 	loss, err := m.forward(m.tokens, m.targets)
@@ -79,7 +102,7 @@ func (t *Trainer) Step() (StepResult, error) {
 // operand statistics do not count it.
 func (t *Trainer) ValLoss() (float64, error) {
 	m := t.model
-	m.lin.eval = true
+	m.lin.eval, m.spike = true, 0
 	defer func() { m.lin.eval = false }()
 	n := max(t.cfg.EvalBatches, 1)
 	var sum float64

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"math/rand/v2"
 	"os"
 	"slices"
 	"testing"
@@ -186,4 +187,49 @@ func TestLongReferenceRun(t *testing.T) {
 	res, err := Run(Reference(), mustRecipe(t, "fp32"), 1, 600, testCorpus(t))
 	require.NoError(t, err)
 	t.Logf("reference fp32: %.1f ms/step, validation %v", 1000*res.Seconds/600, res.Val)
+}
+
+// An activation spike overflows under delayed scaling (its scale comes from
+// earlier steps) and not under current scaling.
+func TestSpikeOverflowsDelayedNotCurrent(t *testing.T) {
+	cfg := Classroom()
+	overflow := map[string]int64{}
+	for _, name := range []string{"delayed", "tensorwise"} {
+		tr, err := NewTrainer(cfg, mustRecipe(t, name), 1, 10, testCorpus(t))
+		require.NoError(t, err)
+		tr.SetSpike(4, 1000)
+		for s := 1; s <= 4; s++ {
+			_, err := tr.Step()
+			require.NoError(t, err)
+			if s == 3 {
+				tr.Stats() // count the spike step alone
+			}
+		}
+		for _, st := range tr.Stats() {
+			if st.Product == "forward" && st.Operand == "input" && st.Layer == "h0.fcproj" {
+				overflow[name] = st.Overflow
+			}
+		}
+	}
+	assert.Positive(t, overflow["delayed"])
+	assert.Zero(t, overflow["tensorwise"])
+}
+
+// A Hadamard rotation of the weight-gradient operands leaves the product
+// unchanged (up to float32 rounding) when nothing is quantized.
+func TestHadamardKeepsWeightGradient(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	N, IC, OC := 32, 8, 4
+	inp, w, dout := to32(randVec(r, N*IC, 1)), to32(randVec(r, OC*IC, 1)), to32(randVec(r, N*OC, 1))
+	plain := &Recipe{Name: "plain"}
+	rotated := &Recipe{Name: "rot", WeightGrad: Product{Hadamard: 16}}
+	var dws [2][]float32
+	for i, rec := range []*Recipe{plain, rotated} {
+		e, err := newLinearEngine(Tiny(), rec, 1)
+		require.NoError(t, err)
+		dws[i] = make([]float32, OC*IC)
+		require.NoError(t, e.backward(0, make([]float32, N*IC), dws[i], nil, dout, inp, w, N, IC, OC))
+	}
+	assert.Less(t, relErr(to64(dws[0]), to64(dws[1])), 1e-6)
+	assert.NotEqual(t, dws[0], dws[1], "the rotation did run")
 }
