@@ -104,7 +104,9 @@ type kmOperand struct {
 }
 
 // prepare rounds one operand as the recipe says. src is (other,K) when
-// kmajor, else (K,other). The result is K-major whenever it was rounded.
+// kmajor, else (K,other). FP8 operands are quantized K-major (the layout
+// the granularities refer to); the result keeps src's layout unless it was
+// rotated, in which case it is K-major.
 func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other int, kmajor bool) (kmOperand, error) {
 	role := uses[product][slot]
 	kind, f := e.kinds[product][role], e.formats[product][role]
@@ -121,6 +123,21 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 		e.bufs[slot] = make([]float32, n)
 	}
 	buf := e.bufs[slot][:n]
+	var random []uint32
+	if e.recipe.StochasticGrads && role == 2 && kind != opFP32 {
+		if cap(e.random) < n {
+			e.random = make([]uint32, n)
+		}
+		random = e.random[:n]
+		philox.Fill(random, e.seed, streamID(streamOperand, operandID(site, product, slot), e.step), 0)
+	}
+	if kind == opBF16 && !rotate {
+		// Elementwise rounding needs no particular layout: keep src's, so
+		// the product runs exactly as in float32.
+		copy(buf, src)
+		roundBF16(buf, random)
+		return kmOperand{data: buf, kmajor: kmajor}, nil
+	}
 	if kmajor {
 		copy(buf, src)
 	} else {
@@ -138,14 +155,6 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 		if err := rot.RotateRows(t); err != nil {
 			return kmOperand{}, err
 		}
-	}
-	var random []uint32
-	if e.recipe.StochasticGrads && role == 2 && kind != opFP32 {
-		if cap(e.random) < n {
-			e.random = make([]uint32, n)
-		}
-		random = e.random[:n]
-		philox.Fill(random, e.seed, streamID(streamOperand, operandID(site, product, slot), e.step), 0)
 	}
 	switch kind {
 	case opFP32:
@@ -168,6 +177,12 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 	}
 	if !e.eval {
 		e.count(id, buf, deq.Data, q)
+	}
+	if !kmajor && !rotate {
+		// Back to src's layout: the GEMM then runs with the same operand
+		// layouts (and gonum kernels) as the float32 recipe.
+		transpose(buf, deq.Data, other, K)
+		return kmOperand{data: buf, kmajor: false, q: q}, nil
 	}
 	copy(buf, deq.Data)
 	return kmOperand{data: buf, kmajor: true, q: q}, nil
