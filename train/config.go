@@ -57,13 +57,16 @@ func Classroom() Config {
 
 // Reference is the configuration of the measured comparison: 4 blocks of
 // width 64, 4 heads, 64 bytes of context, 16 sequences (1024 tokens) a step,
-// about 0.23M parameters. Its linear layers cost 6·(12·C²·L + C·V)·B·T ≈
-// 1.3 GFLOP a step (forward and both backward products); at the ~14 GFLOPS
-// gonum reaches on 2 idle cores that is ≈0.1 s a step, so 13 named recipes
-// × 3 seeds × 600 steps take ≈ 39·600·0.1 s ≈ 40 minutes in float32, which
-// leaves room in the 60-minute budget for the quantization overhead.
-// (Recipes that emulate fast accumulation multiply element by element and
-// are much slower; see Recipe.)
+// 220,544 parameters. Its linear layers cost 6·(12·C²·L + C·V)·B·T ≈ 1.3
+// GFLOP a step (forward and both backward products); at the ~14 GFLOPS
+// gonum's Sgemm reaches on 2 idle cores that is ≈0.1 s a step, plus
+// attention, GELU and softmax (about a third more in profiles). At
+// 0.1–0.15 s a step, 13 recipes × 3 seeds × 500 steps take 33–49 minutes,
+// inside the 60-minute budget, as long as a quantized step stays near the
+// float32 one. Width 128 at 2048 tokens would cost ~8× as much. (On the
+// shared, loaded development machine a float32 step measured ~0.3 s of CPU
+// time; the recipes that emulate fast accumulation, deepseek and
+// fast-accum-bwd, are an order of magnitude slower and do not fit yet.)
 func Reference() Config {
 	return Config{
 		Name: "reference", Layers: 4, Width: 64, Heads: 4, Context: 64, Batch: 16,

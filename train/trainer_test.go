@@ -3,6 +3,7 @@ package train
 import (
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -232,4 +233,22 @@ func TestHadamardKeepsWeightGradient(t *testing.T) {
 	}
 	assert.Less(t, relErr(to64(dws[0]), to64(dws[1])), 1e-6)
 	assert.NotEqual(t, dws[0], dws[1], "the rotation did run")
+}
+
+// The cores a run gets do not change its losses: every parallel loop splits
+// independent work (gonum's Sgemm splits outputs, not sums), so the browser's
+// one thread and a CPU's many agree bit for bit.
+func TestLossesIndependentOfCores(t *testing.T) {
+	cfg := Classroom()
+	cfg.EvalEvery = 0
+	var runs [2]*Result
+	for i, procs := range []int{1, 2} {
+		old := runtime.GOMAXPROCS(procs)
+		res, err := Run(cfg, mustRecipe(t, "nvfp4"), 5, 4, testCorpus(t))
+		runtime.GOMAXPROCS(old)
+		require.NoError(t, err)
+		runs[i] = res
+	}
+	assert.Equal(t, runs[0].TrainLoss, runs[1].TrainLoss)
+	assert.Equal(t, runs[0].Val, runs[1].Val)
 }
