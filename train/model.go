@@ -89,9 +89,9 @@ type layerActs struct {
 	fcproj, res3          []float32 // (B,T,C)
 }
 
-// Model is the byte-level GPT: parameters, their gradients, the saved
+// gpt is the byte-level model: parameters, their gradients, the saved
 // activations of the last forward pass and the backward scratch buffers.
-type Model struct {
+type gpt struct {
 	cfg    Config
 	specs  []paramSpec
 	params []float32 // all parameters, flat, in paramSpecs order
@@ -122,13 +122,13 @@ type Model struct {
 // normal(0, 0.02) matrices, residual projections scaled by 1/√(2L), unit
 // norm weights and zero biases. The same seed gives the same weights
 // whatever the recipe, so recipes are compared from one starting point.
-func newModel(cfg Config, lin *linearEngine, seed uint64) *Model {
+func newModel(cfg Config, lin *linearEngine, seed uint64) *gpt {
 	specs := paramSpecs(cfg)
 	n := 0
 	for _, s := range specs {
 		n += s.Rows * s.Cols
 	}
-	m := &Model{cfg: cfg, specs: specs, params: make([]float32, n), grads: make([]float32, n), lin: lin}
+	m := &gpt{cfg: cfg, specs: specs, params: make([]float32, n), grads: make([]float32, n), lin: lin}
 	off := 0
 	for i, s := range specs {
 		t := m.params[off : off+s.Rows*s.Cols]
@@ -195,7 +195,7 @@ func siteName(cfg Config, site int) string {
 
 // forward runs the model on tokens (B,T) and returns the mean cross-entropy
 // against targets (B,T). Both are copied.
-func (m *Model) forward(tokens, targets []int) (float64, error) {
+func (m *gpt) forward(tokens, targets []int) (float64, error) {
 	cfg := m.cfg
 	B, T, C, NH := cfg.Batch, cfg.Context, cfg.Width, cfg.Heads
 	BT := B * T
@@ -240,7 +240,7 @@ func (m *Model) forward(tokens, targets []int) (float64, error) {
 
 // backward computes the gradients of the last forward pass's loss into
 // m.grads (overwritten).
-func (m *Model) backward() error {
+func (m *gpt) backward() error {
 	cfg := m.cfg
 	B, T, C, NH := cfg.Batch, cfg.Context, cfg.Width, cfg.Heads
 	BT := B * T

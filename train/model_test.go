@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func tinyModel(t *testing.T, cfg Config, recipe string, seed uint64) *Model {
+func tinyModel(t *testing.T, cfg Config, recipe string, seed uint64) *gpt {
 	t.Helper()
 	rec, err := RecipeByName(recipe)
 	require.NoError(t, err)

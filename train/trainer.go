@@ -14,7 +14,7 @@ type Trainer struct {
 	seed   uint64
 	total  int // planned steps, for the learning-rate schedule
 	data   *Corpus
-	model  *Model
+	model  *gpt
 	opt    *adamW
 	step   int // steps done
 	// spikeStep and spikeFactor inject an activation spike (SetSpike).
