@@ -226,6 +226,7 @@ func (e *linearEngine) count(id int, orig, deq []float32, q *scaling.Quantized) 
 		st.Amax = max(st.Amax, a)
 	}
 	maxCode := q.Format.MaxCode()
+	sign := uint8(1) << (q.Format.Bits() - 1)
 	// A quarter of Max's ulp, relative: values that round to Max from
 	// just above it are not clipped.
 	tol := 1 + math.Ldexp(1, -q.Format.Spec().ManBits-2)
@@ -234,7 +235,7 @@ func (e *linearEngine) count(id int, orig, deq []float32, q *scaling.Quantized) 
 		d := deq[i]
 		if x != 0 && d == 0 {
 			under++
-		} else if q.Codes[i]&maxCode == maxCode && math.Abs(float64(x)) > math.Abs(float64(d))*tol {
+		} else if q.Codes[i]&^sign == maxCode && math.Abs(float64(x)) > math.Abs(float64(d))*tol {
 			over++
 		}
 	}
