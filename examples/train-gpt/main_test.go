@@ -13,11 +13,11 @@ func TestTrainGPT(t *testing.T) {
 	results, err := run(&buf, []string{"fp32", "tensorwise"}, 60)
 	require.NoError(t, err)
 	require.Len(t, results, 2)
-	// float32 learns: from ln 256 ≈ 5.55 to below 4.5 in 60 steps (measured 3.9).
-	assert.Less(t, results[0].FinalVal(), 4.5)
+	// float32 learns: from ln 256 ≈ 5.55 to below 4.2 in 60 steps (measured 3.69).
+	assert.Less(t, results[0].FinalVal(), 4.2)
 	// tensorwise FP8 really quantizes, and still learns.
 	assert.NotEqual(t, results[0].TrainLoss, results[1].TrainLoss)
-	assert.Less(t, results[1].FinalVal(), 4.5)
+	assert.Less(t, results[1].FinalVal(), 4.2)
 	assert.Contains(t, buf.String(), "tensorwise")
 	t.Log("\n" + buf.String())
 }
