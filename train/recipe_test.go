@@ -119,3 +119,23 @@ func TestOperandStatsCount(t *testing.T) {
 	assert.Equal(t, int64(0), st[1].Overflow+st[1].Underflow)
 	assert.Empty(t, e.snapshot(), "a snapshot starts counting afresh")
 }
+
+// The output head stays float32 unless the recipe says QuantizeHead.
+func TestQuantizeHead(t *testing.T) {
+	cfg := Tiny()
+	for _, head := range []bool{false, true} {
+		r := mustRecipe(t, "tensorwise")
+		r.QuantizeHead = head
+		m := tinyModel(t, cfg, "fp32", 1)
+		lin, err := newLinearEngine(cfg, r, 1)
+		require.NoError(t, err)
+		m.lin = lin
+		sawHead := false
+		lin.capture = func(c capturedOperand) { sawHead = sawHead || c.site == cfg.Layers*sitesPerLayer }
+		rng := rand.New(rand.NewPCG(1, 1))
+		_, err = m.forward(randomTokens(rng, cfg.TokensPerStep()), randomTokens(rng, cfg.TokensPerStep()))
+		require.NoError(t, err)
+		require.NoError(t, m.backward())
+		assert.Equal(t, head, sawHead)
+	}
+}
