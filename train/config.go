@@ -44,10 +44,12 @@ func (c Config) Check() error {
 }
 
 // Classroom is small enough to train live in a browser tab: 2 blocks of
-// width 32 over 32 bytes of context, 8 sequences (256 tokens) a step, about
-// 34k parameters. A step is a few milliseconds of float32 work, so a page
-// can draw a curve point within seconds and three recipes × 300 steps fit
-// in the playground's budget of 3 minutes.
+// width 32 over 32 bytes of context, 8 sequences (256 tokens) a step, 34,688
+// parameters. A float32 step measured about 20 ms of CPU time natively (on
+// the loaded 2-core development machine); WebAssembly runs on one thread
+// and slower, but even at 100 ms a step the playground's three recipes ×
+// 300 steps fit in its 3-minute budget. Its validation loss falls from
+// 5.53 to about 3.1 nats/byte in 200 steps.
 func Classroom() Config {
 	return Config{
 		Name: "classroom", Layers: 2, Width: 32, Heads: 2, Context: 32, Batch: 8,
