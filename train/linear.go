@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -129,7 +130,7 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 			e.random = make([]uint32, n)
 		}
 		random = e.random[:n]
-		philox.Fill(random, e.seed, streamID(streamOperand, operandID(site, product, slot), e.step), 0)
+		rng.Fill(random, e.seed, streamID(streamOperand, operandID(site, product, slot), e.step), 0)
 	}
 	if kind == opBF16 && !rotate {
 		// Elementwise rounding needs no particular layout: keep src's, so

@@ -3,6 +3,8 @@ package train
 import (
 	"errors"
 	"math"
+
+	"github.com/fp8lab/fp8lab/rng"
 )
 
 // OptimConfig is AdamW with linear warmup, cosine decay and gradient
@@ -131,7 +133,7 @@ func (a *adamW) store(params []float32, t int) {
 				a.random = make([]uint32, len(seg))
 			}
 			r := a.random[:len(seg)]
-			philox.Fill(r, a.seed, streamID(streamWeight, k, t), 0)
+			rng.Fill(r, a.seed, streamID(streamWeight, k, t), 0)
 			roundBF16(seg, r)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
 )
 
@@ -102,14 +101,5 @@ func TestBF16MasterWeightUpdates(t *testing.T) {
 		} else {
 			assert.InDelta(t, 1+8.0/1024, mean, 1e-3, "SR keeps them on average")
 		}
-	}
-}
-
-// The Philox adapter gives dither's words.
-func TestPhiloxAdapter(t *testing.T) {
-	got := make([]uint32, 9)
-	philox.Fill(got, 11, 22, 33)
-	for i, w := range got {
-		assert.Equal(t, dither.Bits(11, 22, uint64(33+i)), w)
 	}
 }

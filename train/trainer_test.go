@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -145,7 +145,7 @@ func TestOperandCodesMatchScalingQuantize(t *testing.T) {
 			if r.StochasticGrads && c.role == 2 {
 				opts.Mode = fp8.Mode{Round: fp8.Stochastic, RandomBits: 32}
 				opts.Random = make([]uint32, want.Len())
-				dither.Fill(opts.Random, 3, streamID(streamOperand, operandID(siteQKV, c.product, slotOf(c.product, c.role)), 0), 0)
+				rng.Fill(opts.Random, 3, streamID(streamOperand, operandID(siteQKV, c.product, slotOf(c.product, c.role)), 0), 0)
 			}
 			var q *scaling.Quantized
 			if r.Scaling.Delayed { // the first step's delayed scale is 1
