@@ -10,8 +10,9 @@ import (
 // Kind names a family of granularities: which elements share one scale.
 type Kind uint8
 
-// The granularities in use today. A new kind is a constant here and an
-// entry in the table granularitySpecs (granularity_spec.go).
+// The granularities in use today. A new kind is a constant here (appended,
+// so that the values of the others stay put) and an entry in the table
+// granularitySpecs (granularity_spec.go).
 const (
 	// KindTensor: one scale for the whole tensor (torchao "tensorwise",
 	// Transformer Engine's delayed and current per-tensor scaling).
@@ -31,6 +32,16 @@ const (
 	// KindNVFP4: NVIDIA's NVFP4, 16 consecutive elements of a row share an
 	// E4M3 scale, and one float32 scale covers the tensor.
 	KindNVFP4
+	// KindColTile: N×1 tiles down each column, KindTile's transpose.
+	// DeepSeek-V3 (arXiv 2412.19437) quantizes activations in 1×128 tiles
+	// in the forward pass; for the backward pass (Wgrad, which contracts
+	// over tokens) "these activations will be converted from an 1x128
+	// quantization tile to an 128x1 tile" (§3.3.3, Low-Precision
+	// Activation, with power-of-two scales), the matrix being "read out,
+	// dequantized, transposed, re-quantized into 128x1 tiles" (§3.5.2,
+	// Support for Transposed GEMM Operations). Tile128x1 on X gives the
+	// codes and scales of Tile1x128 on Xᵀ, transposed back.
+	KindColTile
 )
 
 // Block sizes fixed by the recipes.
@@ -52,8 +63,9 @@ const (
 
 // Granularity says which elements share a scale. The zero value is
 // per-tensor. BlockRows and BlockCols give the block shape of KindTile
-// (BlockRows must be 0 or 1) and KindBlock; zero means the DeepSeek-V3
-// default (1×128 tiles, 128×128 blocks). For KindMX and KindNVFP4 they must
+// (BlockRows must be 0 or 1), KindColTile (BlockCols must be 0 or 1) and
+// KindBlock; zero means the DeepSeek-V3 default (1×128 and 128×1 tiles,
+// 128×128 blocks). For KindMX and KindNVFP4 they must
 // be zero or the recipe's own size (1×32, 1×16); for KindTensor, KindRow and
 // KindCol they must be zero.
 //
@@ -75,10 +87,15 @@ var (
 	Block128  = Granularity{Kind: KindBlock, BlockRows: DefaultBlock, BlockCols: DefaultBlock}
 	MX        = Granularity{Kind: KindMX, BlockRows: 1, BlockCols: MXBlockSize}
 	NVFP4     = Granularity{Kind: KindNVFP4, BlockRows: 1, BlockCols: NVFP4BlockSize}
+	Tile128x1 = Granularity{Kind: KindColTile, BlockRows: DefaultTile, BlockCols: 1}
 )
 
 // Tile returns the 1×n tile granularity.
 func Tile(n int) Granularity { return Granularity{Kind: KindTile, BlockRows: 1, BlockCols: n} }
+
+// ColTile returns the n×1 tile granularity (n consecutive elements of a
+// column share a scale).
+func ColTile(n int) Granularity { return Granularity{Kind: KindColTile, BlockRows: n, BlockCols: 1} }
 
 // Block returns the rows×cols block granularity.
 func Block(rows, cols int) Granularity {
@@ -86,8 +103,8 @@ func Block(rows, cols int) Granularity {
 }
 
 // Granularities returns the standard granularities, one per kind with its
-// recipe's default block shape, in the order the CLI lists them: tensor,
-// row, col, tile1x128, block128, mx, nvfp4.
+// recipe's default block shape, in Kind order, which is the order the CLI
+// lists them: tensor, row, col, tile1x128, block128, mx, nvfp4, tile128x1.
 func Granularities() []Granularity {
 	out := make([]Granularity, len(granularitySpecs))
 	for k := range granularitySpecs {
@@ -142,7 +159,8 @@ func (g Granularity) BlockShape(rows, cols int) (blockRows, blockCols int, err e
 }
 
 // String returns the name ParseGranularity reads back: tensor, row, col,
-// tile1xN, blockN (square) or blockRxC, mx, nvfp4.
+// tile1xN, blockN (square) or blockRxC, mx, nvfp4, tileNx1. (ColTile(1)'s
+// "tile1x1" reads back as Tile(1), which has the same 1×1 blocks.)
 func (g Granularity) String() string {
 	s, ok := g.spec()
 	if !ok {
@@ -157,8 +175,8 @@ func (g Granularity) String() string {
 // ParseGranularity parses a granularity name, case-insensitively: "tensor",
 // "row", "col" (or "column"), "tile1xN" (e.g. "tile1x128"; "tile" alone is
 // 1×128), "blockN" or "blockRxC" ("block" alone is 128×128), "mx" (also
-// "mx32") and "nvfp4". An unknown name gives ErrGranularity listing the
-// known ones.
+// "mx32"), "nvfp4" and "tileNx1" (e.g. "tile128x1"). An unknown name gives
+// ErrGranularity listing the known ones.
 func ParseGranularity(s string) (Granularity, error) {
 	name := strings.ToLower(strings.TrimSpace(s))
 	for k := range granularitySpecs {

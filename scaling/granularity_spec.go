@@ -161,6 +161,30 @@ var granularitySpecs = [...]granularitySpec{
 		scaleSource: "NVIDIA's recipe",
 		element:     fp8.E2M1,
 	},
+	KindColTile: {
+		name: "tile128x1", syntax: "tileNx1",
+		desc:       "N×1 tiles down each column (DeepSeek-V3 backward-pass activations: 128×1)",
+		takesShape: true,
+		rows:       side{def: DefaultTile, free: true},
+		cols:       side{def: 1},
+		shapeHelp:  "needs an N×1 tile with N > 0",
+		format:     func(br, _ int) string { return "tile" + strconv.Itoa(br) + "x1" },
+		formatLabel: func(br, _ int) string {
+			return fmt.Sprintf("%d×1 tile", br)
+		},
+		// After KindTile's "tile1x" in the table, so tile1xN stays a row
+		// tile; "tile" then takes the rest (tile128x1: "128x1").
+		prefix: "tile",
+		parse: func(rest string) (Granularity, bool) {
+			ns, ok := strings.CutSuffix(rest, "x1")
+			if !ok {
+				return Granularity{}, false
+			}
+			n, err := parseSize(ns)
+			return ColTile(n), err == nil
+		},
+		scale: ScaleFloat32,
+	},
 }
 
 // spec returns the table entry of g's kind, and whether the kind is known.
@@ -173,7 +197,7 @@ func (g Granularity) spec() (*granularitySpec, bool) {
 }
 
 // Scales returns how g stores its block scales: float32 multipliers
-// (tensor, row, col, tile, block), E8M0 codes (MX) or E4M3FN codes with a
+// (tensor, row, col, tiles, block), E8M0 codes (MX) or E4M3FN codes with a
 // float32 tensor scale (NVFP4).
 func (g Granularity) Scales() ScaleKind {
 	s, _ := g.spec()
@@ -208,7 +232,7 @@ func (g Granularity) ElementFormat() *fp8.Format {
 	return s.element
 }
 
-// TakesBlockShape reports whether g has a block shape of its own (tile,
+// TakesBlockShape reports whether g has a block shape of its own (tiles,
 // block, MX, NVFP4), which Quantize records in Quantized.Granularity, rather
 // than one that follows the tensor's sides (tensor, row, col).
 func (g Granularity) TakesBlockShape() bool {
@@ -233,7 +257,7 @@ func (g Granularity) WholeCols() bool {
 }
 
 // Label returns g's display name: "tensor", "row", "column", "1×128 tile",
-// "128×128 block", "MX", "NVFP4".
+// "128×128 block", "MX", "NVFP4", "128×1 tile".
 func (g Granularity) Label() string {
 	s, ok := g.spec()
 	if !ok {

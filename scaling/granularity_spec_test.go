@@ -34,6 +34,9 @@ func TestGranularityTable(t *testing.T) {
 		{MX, "mx", "MX", 1, 32, ScaleE8M0, fp8.E8M0, nil, false, true, false, false},
 		{Granularity{Kind: KindMX}, "mx", "MX", 1, 32, ScaleE8M0, fp8.E8M0, nil, false, true, false, false},
 		{NVFP4, "nvfp4", "NVFP4", 1, 16, ScaleE4M3, fp8.E4M3FN, fp8.E2M1, true, true, false, false},
+		{Tile128x1, "tile128x1", "128×1 tile", 128, 1, ScaleFloat32, nil, nil, false, true, false, false},
+		{ColTile(64), "tile64x1", "64×1 tile", 64, 1, ScaleFloat32, nil, nil, false, true, false, false},
+		{Granularity{Kind: KindColTile}, "tile128x1", "128×1 tile", 128, 1, ScaleFloat32, nil, nil, false, true, false, false},
 	}
 	for _, c := range cases {
 		g := c.g
@@ -67,7 +70,7 @@ func TestGranularityTable(t *testing.T) {
 func TestGranularitiesOnePerKind(t *testing.T) {
 	gs := Granularities()
 	require.Len(t, gs, len(granularitySpecs))
-	assert.Equal(t, []Granularity{PerTensor, PerRow, PerCol, Tile1x128, Block128, MX, NVFP4}, gs)
+	assert.Equal(t, []Granularity{PerTensor, PerRow, PerCol, Tile1x128, Block128, MX, NVFP4, Tile128x1}, gs)
 	for k, g := range gs {
 		assert.Equal(t, Kind(k), g.Kind)
 		assert.NoError(t, g.Validate())

@@ -58,7 +58,7 @@ func TestTransposeAndClone(t *testing.T) {
 }
 
 func TestGranularityNames(t *testing.T) {
-	for _, g := range append(Granularities(), Tile(64), Block(64, 64), Block(32, 128)) {
+	for _, g := range append(Granularities(), Tile(64), Block(64, 64), Block(32, 128), ColTile(64)) {
 		p, err := ParseGranularity(g.String())
 		require.NoError(t, err, g.String())
 		assert.Equal(t, g, p)
@@ -71,7 +71,7 @@ func TestGranularityNames(t *testing.T) {
 	names := map[string]Granularity{
 		"tensor": PerTensor, "row": PerRow, "col": PerCol, "tile1x128": Tile1x128,
 		"block128": Block128, "mx": MX, "nvfp4": NVFP4, " Column ": PerCol, "TILE": Tile1x128,
-		"block": Block128, "block16x32": Block(16, 32),
+		"block": Block128, "block16x32": Block(16, 32), "tile128x1": Tile128x1, "tile32x1": ColTile(32),
 	}
 	for s, want := range names {
 		g, err := ParseGranularity(s)
@@ -95,7 +95,7 @@ func TestBlockShape(t *testing.T) {
 	}{
 		{PerTensor, 300, 500}, {PerRow, 1, 500}, {PerCol, 300, 1}, {Tile1x128, 1, 128},
 		{Block128, 128, 128}, {MX, 1, 32}, {NVFP4, 1, 16}, {Granularity{Kind: KindTile}, 1, 128},
-		{Granularity{Kind: KindBlock}, 128, 128}, {Block(8, 4), 8, 4},
+		{Granularity{Kind: KindBlock}, 128, 128}, {Block(8, 4), 8, 4}, {Tile128x1, 128, 1},
 	}
 	for _, c := range cases {
 		br, bc, err := c.g.BlockShape(300, 500)
