@@ -137,11 +137,13 @@ func (s *granularityScene) compute() error {
 			}
 		}
 	}
-	// Every standard granularity but col (the scene has six panels), named
-	// and formatted as scaling's table says: NVFP4 brings its own E2M1.
+	// Every standard granularity whose blocks lie along the rows (the scene
+	// has six panels): those one column wide (col, tile128x1) are left out,
+	// whatever their kind. Named and formatted as scaling's table says:
+	// NVFP4 brings its own E2M1.
 	var cases []*granularityCase
 	for _, g := range scaling.Granularities() {
-		if g.Kind == scaling.KindCol {
+		if _, bc, err := g.BlockShape(granSide, granSide); err != nil || bc == 1 {
 			continue
 		}
 		c := &granularityCase{name: g.Label(), g: g, fmt: f}
