@@ -270,6 +270,15 @@ func (g Granularity) Label() string {
 	return s.label
 }
 
+// Syntax returns how ParseGranularity reads names of g's kind: the name
+// itself for kinds without a free block shape ("row", "mx"), the pattern
+// for the others ("tile1xN", "blockN, blockRxC", "tileNx1"). Help texts
+// list it beside String's default name.
+func (g Granularity) Syntax() string {
+	s, _ := g.spec()
+	return s.syntax
+}
+
 // Description returns one line saying what g is and which recipe uses it.
 func (g Granularity) Description() string {
 	s, _ := g.spec()

@@ -55,6 +55,7 @@ func TestGranularityTable(t *testing.T) {
 		assert.Equal(t, c.wholeRows, g.WholeRows(), "%s", g)
 		assert.Equal(t, c.col, g.WholeCols(), "%s", g)
 		assert.NotEmpty(t, g.Description(), "%s", g)
+		assert.Equal(t, granularitySpecs[g.Kind].syntax, g.Syntax())
 		back, err := ParseGranularity(g.String())
 		require.NoError(t, err)
 		wantBack := g
@@ -95,4 +96,5 @@ func TestUnknownKindAccessors(t *testing.T) {
 	assert.False(t, g.WholeRows())
 	assert.False(t, g.WholeCols())
 	assert.Empty(t, g.Description())
+	assert.Empty(t, g.Syntax())
 }

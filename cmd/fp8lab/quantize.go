@@ -21,10 +21,11 @@ func init() {
 }
 
 func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := prog.Flags("quantize", "--format F --granularity tensor|row|col|tile1x128|block128|mx|nvfp4 [--json] FILE", stderr)
+	names, shapes := granularityNames()
+	fs := prog.Flags("quantize", "--format F --granularity "+strings.Join(names, "|")+" [--json] FILE", stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	formatName := fs.String("format", "E4M3FN", "element format")
-	granName := fs.String("granularity", "tensor", "tensor, row, col, tile1x128, block128, mx or nvfp4 (also tile1xN, blockN, blockRxC)")
+	granName := fs.String("granularity", "tensor", strings.Join(names, ", ")+" (also "+strings.Join(shapes, ", ")+")")
 	roundName := fs.String("round", "nearest", "element rounding: nearest, zero, away or stochastic")
 	saturate := fs.Bool("saturate", true, "clamp overflow to ±max; false follows OCP")
 	seed := fs.Uint64("seed", 0, "stochastic rounding: Philox seed (element i uses word i of stream 0)")
@@ -138,4 +139,17 @@ func summarizeScales(s []float32) string {
 		lo, hi = math.Min(lo, float64(v)), math.Max(hi, float64(v))
 	}
 	return fmt.Sprintf("%d scales from %g to %g (--json lists them all)", len(s), lo, hi)
+}
+
+// granularityNames returns the names of scaling's standard granularities
+// (tensor, row, ..., tile1x128, ...) and the patterns of the other block
+// shapes they take (tile1xN, ...), both in the table's order.
+func granularityNames() (names, shapes []string) {
+	for _, g := range scaling.Granularities() {
+		names = append(names, g.String())
+		if s := g.Syntax(); s != g.String() {
+			shapes = append(shapes, s)
+		}
+	}
+	return names, shapes
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -100,6 +101,21 @@ func TestQuantizeGranularities(t *testing.T) {
 	code, out, _ := cli(t, "", "quantize", "--granularity", "block128", path)
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "row SQNR")
+	assert.Len(t, quantizeRun(t, "--granularity", "tile128x1", path).Scales, 256, "64 rows: one partial 128×1 tile per column")
+	assert.Len(t, quantizeRun(t, "--granularity", "tile16x1", path).Scales, 4*256)
+}
+
+// TestQuantizeHelpListsTheTable checks that the usage names every standard
+// granularity and the block-shape patterns, from scaling's table.
+func TestQuantizeHelpListsTheTable(t *testing.T) {
+	code, _, errOut := cli(t, "", "quantize", "-h")
+	require.Equal(t, 0, code)
+	for _, g := range scaling.Granularities() {
+		assert.Contains(t, errOut, g.String())
+		assert.Contains(t, errOut, g.Syntax())
+	}
+	assert.Contains(t, errOut, "tile128x1")
+	assert.Contains(t, errOut, "tileNx1")
 }
 
 func TestQuantizeNPYAndErrors(t *testing.T) {
