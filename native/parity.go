@@ -175,10 +175,12 @@ func (p *parity) shapes() [][2]int {
 }
 
 // granularities returns the granularities checked, with the GPU's fused
-// (tile1x128, mx, tile1x64) and generic (tile1x100, block32x64) paths.
+// (tile1x128, mx, tile1x64) and generic (tile1x100, block32x64) paths, and
+// those the GPU does not quantize (col, nvfp4, tile128x1), whose quantize
+// cases a GPU skips (ErrUnsupported).
 func granularities() []scaling.Granularity {
 	return []scaling.Granularity{scaling.PerTensor, scaling.PerRow, scaling.Tile1x128, scaling.Block128, scaling.MX,
-		scaling.Tile(64), scaling.Tile(100), scaling.Block(32, 64), scaling.PerCol, scaling.NVFP4}
+		scaling.Tile(64), scaling.Tile(100), scaling.Block(32, 64), scaling.PerCol, scaling.NVFP4, scaling.Tile128x1}
 }
 
 func (p *parity) amax() error {
