@@ -20,8 +20,8 @@
 // # Scale rules and their sources
 //
 // Current scaling (torchao float8 amax_to_scale; Transformer Engine's
-// current scaling), used for the tensor, row, col, tile (1×128) and block
-// (128×128) granularities:
+// current scaling), used for the tensor, row, col, tile (1×128 and 128×1)
+// and block (128×128) granularities:
 //
 //	s = fmt.Max / max(amax, 1e-12) / 2^margin     (float64, stored as float32)
 //
@@ -52,8 +52,10 @@
 //	q     = E2M1(x · S_enc/d_b),  x̂ = q · d_b · S_dec
 //
 // DeepSeek-V3 (arXiv 2412.19437) is the source of the 1×128 activation
-// tiles, the 128×128 weight blocks, and of promoting Hopper's ~14-bit fast
-// accumulation to float32 every 128 products (Accumulator, ScaledMatMul).
+// tiles (128×1 in the backward pass, §3.3.3 and §3.5.2, where the paper
+// rounds the scales to powers of two: a ScaleRule with Pow2), the 128×128
+// weight blocks, and of promoting Hopper's ~14-bit fast accumulation to
+// float32 every 128 products (Accumulator, ScaledMatMul).
 //
 // # Special amax values
 //

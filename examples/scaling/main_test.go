@@ -16,7 +16,7 @@ func TestFinerGranularityRescuesSmallValues(t *testing.T) {
 	for _, l := range lines {
 		by[l.Granularity] = l
 	}
-	for _, g := range []string{"tensor", "row", "col", "tile1x128", "block128", "mx", "nvfp4"} {
+	for _, g := range []string{"tensor", "row", "col", "tile1x128", "block128", "mx", "nvfp4", "tile128x1"} {
 		require.Contains(t, by, g)
 	}
 	tensor, row, tile := by["tensor"].Metrics, by["row"].Metrics, by["tile1x128"].Metrics
@@ -33,4 +33,6 @@ func TestFinerGranularityRescuesSmallValues(t *testing.T) {
 	// The whole-tensor SQNR hides the damage: the worst block is much worse.
 	assert.Less(t, tensor.Blocks.Worst, tensor.SQNR-15)
 	assert.Contains(t, out.String(), "nvfp4")
+	// 128 rows: one 128×1 tile per column, the same blocks as per-column.
+	assert.Equal(t, by["col"].Metrics, by["tile128x1"].Metrics)
 }
