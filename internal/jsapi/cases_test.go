@@ -202,6 +202,8 @@ func quantizeCases(t *testing.T) []jsCase {
 	require.NoError(t, err)
 	mx, err := scaling.Quantize(x, fp8.E4M3FN, scaling.Granularity{Kind: scaling.KindMX}, scaling.Options{})
 	require.NoError(t, err)
+	ct, err := scaling.Quantize(x, fp8.E4M3FN, scaling.ColTile(2), scaling.Options{})
+	require.NoError(t, err)
 	random := make([]uint32, x.Len())
 	rng.Fill(random, 5, 6, 0)
 	sr, err := scaling.Quantize(x, fp8.E5M2, scaling.PerTensor, scaling.Options{Mode: fp8.Mode{Round: fp8.Stochastic, RandomBits: 12}, Random: random})
@@ -226,6 +228,12 @@ func quantizeCases(t *testing.T) []jsCase {
 			assert.Equal(t, "E8M0", r[0])
 			sameFloats(t, toF64(mx.ScaleCodes), typed(t, r[1], "Uint8Array"), "E8M0 scale codes")
 			sameFloats(t, toF64(mx.Codes), typed(t, r[2], "Uint8Array"), "codes")
+		}},
+		{name: "quantize column tiles", code: `const r = api.quantize(` + data + `, 4, 64, "E4M3FN", "tile2x1"); return [r.granularity, r.scaleRows, r.scaleCols, r.scales, r.codes];`, check: func(t *testing.T, v any) {
+			r := v.([]any)
+			assert.Equal(t, []any{"tile2x1", 2.0, 64.0}, r[:3])
+			sameFloats(t, toF64(ct.Scales), typed(t, r[3], "Float32Array"), "scales")
+			sameFloats(t, toF64(ct.Codes), typed(t, r[4], "Uint8Array"), "codes")
 		}},
 		{name: "quantize stochastic", code: `return api.quantize(Array.from(` + data + `), 4, 64, "E5M2", "tensor", {round: "stochastic", bits: 12, seed: 5, stream: 6}).codes;`,
 			check: func(t *testing.T, v any) {
