@@ -48,6 +48,7 @@ var sliders = map[string][3]string{
 	"hadamard":    {"outlier", "7", "6"},
 	"dither":      {"frames", "", ""}, // grows by one frame per frame, as animated
 	"delayed":     {"spike_at", "81", "80"},
+	"stochastic":  {"x", "1.1", "1.05"},
 }
 
 // BenchmarkRenderChanging measures a frame at 1280×720 when a parameter

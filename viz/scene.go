@@ -1,4 +1,4 @@
-// Package viz holds the seven visualizations of fp8lab as deterministic
+// Package viz holds the visualizations of fp8lab as deterministic
 // renderers: each Scene is a pure function of its parameters to an
 // *image.RGBA, testable without a display and exportable as PNG. The ebiten
 // shell in viz/app and the browser playground drive the same Scenes.
@@ -96,6 +96,8 @@ var catalog = []struct {
 		"Dithering a picture: detail that rounding to nearest erases comes back on average."}, newDither},
 	{Info{"delayed", "Delayed scaling",
 		"Scales from an amax history, and what a sudden spike does to them."}, newDelayed},
+	{Info{"stochastic", "Stochastic rounding",
+		"Rounding one value up or down at random: the exact odds, the bias of few random bits, and many draws."}, newStochastic},
 }
 
 // Scenes returns the description of every scene in teaching order.
