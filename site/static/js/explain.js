@@ -75,6 +75,21 @@
       "Over all steps the mean SQNR is {mean_sqnr_db|db}, against {mean_current_sqnr_db|db} for current scaling, " +
         "which computes the scale from the step itself. The final scale is {final_scale|r}.",
     ],
+    stochastic: [
+      "In {format}, {x} lies between the neighbouring values {lower} and {upper}, {step} apart (the two are the same " +
+        "when x is a value of the format, or beyond its largest value, where it saturates). Ideal stochastic rounding picks " +
+        "{upper} with probability {up_probability_ideal|r}, the position of x between them, so the mean of many roundings is x itself.",
+      "A machine draws {random_bits} random bits, not a real number: x has {dropped_bits} bits below the last bit {format} keeps, " +
+        "and {random_bits} bits {bits_cover} them. Under the {rule} rule {upper} comes with probability {up_probability}, " +
+        "so the mean of the rounded values is {expected|r}: {bias_direction} (bias {bias|r}, {bias_steps|pct} of a step).",
+      "The two rules side by side, with {random_bits} bits: floor (add the bits below the last kept bit and truncate, as fp8lab " +
+        "and the GPU kernels do) goes up with probability {floor_up_probability} and is {floor_bias_direction} ({floor_bias|r}); " +
+        "nearest (round the position to {random_bits} bits first, as gfloat does) goes up with probability " +
+        "{nearest_up_probability} and is {nearest_bias_direction} ({nearest_bias|r}). The right plot shows both for every r.",
+      "{draws} draws from the Philox stream of seed {seed} went up {ups} times, a frequency of {up_frequency|r} against the " +
+        "exact {up_probability} ({frequency_sigmas|r} standard deviations off); their mean is {mean|r}. " +
+        "Click the number line to move x.",
+    ],
   };
 
   const fallback = [
