@@ -1,5 +1,5 @@
 // Command fp8lab-desktop shows the fp8lab visualizations in a resizable
-// window: tabs (or the keys 1–7) switch scenes, the panel on the left
+// window: tabs (or the number keys) switch scenes, the panel on the left
 // edits the scene's parameters with the mouse or the keyboard, and S saves
 // the current picture as a PNG.
 //

@@ -302,7 +302,8 @@ func drawHelp(dst *image.RGBA, L panelLayout, ps panelState) {
 		plot.DrawText(dst, l, float64(x), float64(y), ts)
 		y += lh + 2
 	}
-	kl := []string{"1–7 scene · ↑↓ select · ←→ change", "Enter edit · R reset · H panel · S save PNG"}
+	// The digit keys reach the first nine scenes of the catalog.
+	kl := []string{"1–" + strconv.Itoa(min(len(viz.Names()), 9)) + " scene · ↑↓ select · ←→ change", "Enter edit · R reset · H panel · S save PNG"}
 	kh := plot.MeasureText("Xg", keys).Height()
 	for i, l := range kl {
 		plot.DrawText(dst, l, float64(x), float64(r.Max.Y-8-(len(kl)-1-i)*(kh+2)), keys)
