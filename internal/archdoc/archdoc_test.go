@@ -238,5 +238,26 @@ func TestDiagramIsCurrent(t *testing.T) {
 		require.NoError(t, os.WriteFile(path, []byte(want), 0o644))
 		return
 	}
-	require.Equal(t, want, text, "docs/architecture.md's diagram is stale: run go test ./internal/archdoc -update")
+	if want != text {
+		t.Fatalf("docs/architecture.md's diagram is stale (run go test ./internal/archdoc -update):\n%s", firstDifference(text, want))
+	}
+}
+
+// firstDifference shows the first line where got and want differ, with the
+// line numbers, rather than both whole documents.
+func firstDifference(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d:\n  in the file: %q\n  generated:   %q", i+1, gl, wl)
+		}
+	}
+	return "(same lines, different endings)"
 }
