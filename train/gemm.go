@@ -1,11 +1,10 @@
 package train
 
 import (
-	"runtime"
-	"sync"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/fp8lab/fp8lab/internal/parallel"
 )
 
 // Matrix products run on gonum's blas32 Sgemm: pure Go (assembly kernels on
@@ -37,26 +36,20 @@ func transpose(dst, src []float32, R, C int) {
 	}
 }
 
-// parallelRange calls fn(i) for every i in [0,n), spread over the available
-// cores. Each index must write only its own data, so the result does not
-// depend on the scheduling.
-func parallelRange(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
+// parallelRange calls fn(i) for every i in [0,n), spread over the cores by
+// the project's one parallel-for (internal/parallel) with work elements of
+// work in all. Each index must write only its own data, so the result does
+// not depend on the scheduling. A panic in fn is a bug; it is raised again
+// on the caller's goroutine, where it can be recovered, rather than killing
+// the process from a worker.
+func parallelRange(n, work int, fn func(i int)) {
+	err := parallel.Chunks(n, 1, work, func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
 			fn(i)
 		}
-		return
+		return nil
+	})
+	if err != nil {
+		panic(err)
 	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				fn(i)
-			}
-		}(n*w/workers, n*(w+1)/workers)
-	}
-	wg.Wait()
 }

@@ -111,7 +111,7 @@ func layernormBackward[F float](dinp, dweight, dbias, dout, inp, weight, mean, r
 func attentionForward[F float](out, att, qkv []F, B, T, C, NH int) {
 	hs := C / NH
 	scale := F(1 / math.Sqrt(float64(hs)))
-	parallelRange(B*NH, func(bh int) {
+	parallelRange(B*NH, B*NH*T*T*hs, func(bh int) {
 		b, h := bh/NH, bh%NH
 		for t := 0; t < T; t++ {
 			q := qkv[(b*T+t)*3*C+h*hs:][:hs]
@@ -160,7 +160,7 @@ func attentionBackward[F float](dqkv, dout, qkv, att, scratch []F, B, T, C, NH i
 	hs := C / NH
 	scale := F(1 / math.Sqrt(float64(hs)))
 	// Heads write disjoint slices of dqkv: each (b,h) pair is independent.
-	parallelRange(B*NH, func(bh int) {
+	parallelRange(B*NH, B*NH*T*T*hs, func(bh int) {
 		b, h := bh/NH, bh%NH
 		datt := scratch[bh*T:][:T]
 		for t := 0; t < T; t++ {
