@@ -34,42 +34,7 @@ const (
 // the array is allocated only once the file is known to hold all of it.
 func readNPY(r io.ReaderAt, size int64, lim Limits) (*scaling.Tensor, error) {
 	br := bufio.NewReader(io.NewSectionReader(r, 0, size))
-	var pre [8]byte
-	if _, err := io.ReadFull(br, pre[:]); err != nil {
-		return nil, fmt.Errorf("%w: npy preamble: %v", scaling.ErrParse, err)
-	}
-	if string(pre[:6]) != npyMagic {
-		return nil, fmt.Errorf("%w: not an .npy file (bad magic)", scaling.ErrParse)
-	}
-	var hlen int
-	switch pre[6] {
-	case 1:
-		var b [2]byte
-		if _, err := io.ReadFull(br, b[:]); err != nil {
-			return nil, fmt.Errorf("%w: npy header length: %v", scaling.ErrParse, err)
-		}
-		hlen = int(binary.LittleEndian.Uint16(b[:]))
-	case 2, 3:
-		var b [4]byte
-		if _, err := io.ReadFull(br, b[:]); err != nil {
-			return nil, fmt.Errorf("%w: npy header length: %v", scaling.ErrParse, err)
-		}
-		h := binary.LittleEndian.Uint32(b[:])
-		if h > maxNPYHeader {
-			return nil, fmt.Errorf("%w: npy header of %d bytes", scaling.ErrParse, h)
-		}
-		hlen = int(h)
-	default:
-		return nil, fmt.Errorf("%w: npy version %d.%d", scaling.ErrParse, pre[6], pre[7])
-	}
-	if int64(hlen) > size {
-		return nil, fmt.Errorf("%w: npy header of %d bytes in a file of %d", scaling.ErrParse, hlen, size)
-	}
-	header := make([]byte, hlen)
-	if _, err := io.ReadFull(br, header); err != nil {
-		return nil, fmt.Errorf("%w: npy header: %v", scaling.ErrParse, err)
-	}
-	h, err := parseNPYHeader(string(header))
+	h, offset, err := npyPrelude(br, size)
 	if err != nil {
 		return nil, err
 	}
@@ -89,10 +54,6 @@ func readNPY(r io.ReaderAt, size int64, lim Limits) (*scaling.Tensor, error) {
 		return nil, fmt.Errorf("%w: npy shape %d×%d has more than %d elements", ErrTooLarge, rows, cols, max)
 	}
 	n := rows * cols
-	offset := int64(len(pre)) + int64(hlen) + 2
-	if pre[6] != 1 {
-		offset += 2
-	}
 	if avail := (size - offset) / int64(h.size); avail < int64(n) {
 		return nil, fmt.Errorf("%w: npy data ends after %d of %d values", scaling.ErrParse, max(avail, 0), n)
 	}
@@ -116,13 +77,80 @@ func readNPY(r io.ReaderAt, size int64, lim Limits) (*scaling.Tensor, error) {
 	return t, nil
 }
 
+// npyPrelude reads the magic, version and header dict of an .npy stream of
+// size bytes, reading exactly up to the data, and returns the parsed header
+// and the offset of the data.
+func npyPrelude(br io.Reader, size int64) (npyHeader, int64, error) {
+	var pre [8]byte
+	if _, err := io.ReadFull(br, pre[:]); err != nil {
+		return npyHeader{}, 0, fmt.Errorf("%w: npy preamble: %v", scaling.ErrParse, err)
+	}
+	if string(pre[:6]) != npyMagic {
+		return npyHeader{}, 0, fmt.Errorf("%w: not an .npy file (bad magic)", scaling.ErrParse)
+	}
+	var hlen int
+	switch pre[6] {
+	case 1:
+		var b [2]byte
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return npyHeader{}, 0, fmt.Errorf("%w: npy header length: %v", scaling.ErrParse, err)
+		}
+		hlen = int(binary.LittleEndian.Uint16(b[:]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return npyHeader{}, 0, fmt.Errorf("%w: npy header length: %v", scaling.ErrParse, err)
+		}
+		h := binary.LittleEndian.Uint32(b[:])
+		if h > maxNPYHeader {
+			return npyHeader{}, 0, fmt.Errorf("%w: npy header of %d bytes", scaling.ErrParse, h)
+		}
+		hlen = int(h)
+	default:
+		return npyHeader{}, 0, fmt.Errorf("%w: npy version %d.%d", scaling.ErrParse, pre[6], pre[7])
+	}
+	if int64(hlen) > size {
+		return npyHeader{}, 0, fmt.Errorf("%w: npy header of %d bytes in a file of %d", scaling.ErrParse, hlen, size)
+	}
+	header := make([]byte, hlen)
+	if _, err := io.ReadFull(br, header); err != nil {
+		return npyHeader{}, 0, fmt.Errorf("%w: npy header: %v", scaling.ErrParse, err)
+	}
+	h, err := parseNPYHeader(string(header))
+	if err != nil {
+		return npyHeader{}, 0, err
+	}
+	offset := int64(len(pre)) + int64(hlen) + 2
+	if pre[6] != 1 {
+		offset += 2
+	}
+	return h, offset, nil
+}
+
 // npyHeader is the parsed header dict.
 type npyHeader struct {
-	size    int // bytes per value
+	descr   string // the dtype as written, such as "<f4"
+	size    int    // bytes per value
 	decode  func([]byte) float32
 	fortran bool
 	shape   []int
 }
+
+// dtype names the header's dtype as safetensors does (F32, F64), with
+// " (big-endian)" for big-endian data.
+func (h npyHeader) dtype() string {
+	name := "F32"
+	if h.size == 8 {
+		name = "F64"
+	}
+	if strings.HasPrefix(h.descr, ">") {
+		name += bigEndian
+	}
+	return name
+}
+
+// bigEndian marks the dtype of big-endian .npy data.
+const bigEndian = " (big-endian)"
 
 // maxDimDigits is the longest dimension a shape may spell: 18 digits always
 // fit an int64; any real dimension is far shorter.
@@ -154,6 +182,7 @@ func parseNPYHeader(s string) (npyHeader, error) {
 			if !ok {
 				return bad("descr is not a string")
 			}
+			h.descr = d
 			switch d {
 			case "<f4", "=f4":
 				h.size, h.decode = 4, func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }

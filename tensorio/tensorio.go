@@ -1,9 +1,17 @@
 // Package tensorio is fp8lab's one way to turn files and bytes into tensors.
-// It decides the format by content, never by file name: NumPy's .npy when
-// the data starts with its magic "\x93NUMPY", CSV text otherwise. Every
+// It decides the format by content, never by file name: safetensors when an
+// 8-byte header length is followed by '{', a shard index
+// (model.safetensors.index.json) when the content is a JSON object, .npz
+// when it is a zip archive, NumPy's .npy when the data starts with its magic
+// "\x93NUMPY", CSV text otherwise. Every
 // reader is bounded (Limits): a file larger than MaxBytes, a tensor of more
 // than MaxElements values, a directory or a device is an error before
 // anything big is allocated.
+//
+// Open lists the tensors of a file (name, dtype, shape, byte range) without
+// reading them, and reads one tensor at a time on demand, streaming through
+// an io.ReaderAt: files, byte slices and browser Blobs alike, with no mmap.
+// Read reads every tensor at once, for the callers that want one.
 //
 // The command line, the WebAssembly JS API and the desktop app read tensors
 // through this package and hand them to the scenes of viz, which never open
@@ -77,56 +85,50 @@ type Kind string
 
 // The formats Sniff recognizes.
 const (
-	NPY Kind = "npy" // NumPy .npy
-	CSV Kind = "csv" // comma-separated text
+	NPY         Kind = "npy"               // NumPy .npy
+	NPZ         Kind = "npz"               // NumPy .npz (a zip of .npy)
+	Safetensors Kind = "safetensors"       // Hugging Face safetensors
+	Index       Kind = "safetensors-index" // model.safetensors.index.json
+	CSV         Kind = "csv"               // comma-separated text
 )
 
 // npyMagic starts every .npy file.
 const npyMagic = "\x93NUMPY"
 
-// Sniff returns the format of a file from its first bytes (at least 6 for
-// .npy to be recognized).
+// Sniff returns the format of a file from its first bytes (at least 9 for
+// safetensors to be recognized, 6 for .npy, 4 for .npz).
 func Sniff(head []byte) Kind {
-	if bytes.HasPrefix(head, []byte(npyMagic)) {
+	switch {
+	case bytes.HasPrefix(head, []byte(npyMagic)):
 		return NPY
+	case bytes.HasPrefix(head, []byte(zipMagic)):
+		return NPZ
+	case len(head) >= 9 && head[8] == '{':
+		return Safetensors
+	case bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n\ufeff"), []byte("{")):
+		return Index
 	}
 	return CSV
 }
 
 // Read reads every tensor of a file of size bytes through r; name (a path
-// or a file name, possibly empty) prefixes errors and names the tensors.
-// The format is sniffed from the content.
+// or a file name, possibly empty) prefixes errors and names the tensors of
+// the single-tensor formats. The format is sniffed from the content.
+// Tensors of dtypes the package does not decode are skipped; see Open to
+// list them, and to read large files one tensor at a time.
 func Read(r io.ReaderAt, size int64, name string, lim Limits) ([]Named, error) {
-	ts, err := read(r, size, name, lim)
-	if err != nil && name != "" {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return ts, err
-}
-
-func read(r io.ReaderAt, size int64, name string, lim Limits) ([]Named, error) {
-	if size < 0 {
-		return nil, fmt.Errorf("%w: negative size %d", scaling.ErrParse, size)
-	}
-	if max := lim.maxBytes(); size > max {
-		return nil, fmt.Errorf("%w: %d bytes is more than the input limit of %d bytes", ErrTooLarge, size, max)
-	}
-	head := make([]byte, len(npyMagic))
-	n, err := r.ReadAt(head, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	var t *scaling.Tensor
-	switch Sniff(head[:n]) {
-	case NPY:
-		t, err = readNPY(r, size, lim)
-	default:
-		t, err = readCSV(io.NewSectionReader(r, 0, size), lim)
-	}
+	a, err := Open(r, size, name, lim)
 	if err != nil {
 		return nil, err
 	}
-	return []Named{{Name: name, Tensor: t}}, nil
+	ts, err := ReadArchive(a)
+	if err != nil {
+		return nil, err
+	}
+	if a.Kind == NPY || a.Kind == CSV {
+		ts[0].Name = name
+	}
+	return ts, nil
 }
 
 // ReadBytes reads every tensor of a file held in memory.
