@@ -108,11 +108,11 @@ func ParseSafetensorsHeader(header []byte, dataLen int64) ([]Info, map[string]st
 		}
 		var e stEntry
 		if err := dec.Decode(&e); err != nil {
-			return nil, nil, bad("tensor %q: %v", name, err)
+			return nil, nil, bad("tensor %q: not JSON: %v", name, err)
 		}
 		in, err := e.info(name, dataLen)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: safetensors tensor %q: %v", scaling.ErrParse, name, err)
+			return nil, nil, fmt.Errorf("%w: safetensors tensor %q: %w", scaling.ErrParse, name, err)
 		}
 		out = append(out, in)
 	}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fp8lab/fp8lab/internal/cmdline"
+	"github.com/fp8lab/fp8lab/internal/outfile"
+	"github.com/fp8lab/fp8lab/scan"
+	"github.com/fp8lab/fp8lab/tensorio"
+)
+
+func init() {
+	commands["scan"] = command{"report what each FP8 recipe would do to every tensor of a checkpoint", runScan}
+}
+
+// scanMaxBytes is scan's default input limit: the files are read one tensor
+// at a time, so only the largest tensor (tensorio's element limit) bounds
+// memory.
+const scanMaxBytes int64 = 1 << 40
+
+// scanInterrupt is the context a scan stops on; tests replace it.
+var scanInterrupt = func() (context.Context, func()) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+func runScan(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := prog.Flags("scan", "PATH... [--recipes LIST|all] [--formats LIST] [--filter REGEX] [--json|--csv] [--html FILE] [--min-sqnr DB]", stderr)
+	recipes := fs.String("recipes", "", "comma-separated recipes (tensorwise, rowwise, deepseek, mxfp8, nvfp4, each also NAME-hadamard) or all; default the five without Hadamard")
+	formats := fs.String("formats", "E4M3FN", "comma-separated element formats (nvfp4 always uses E2M1)")
+	filter := fs.String("filter", "", "scan only the tensors whose name matches this regular expression")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	asCSV := fs.Bool("csv", false, "print one CSV row per tensor × recipe × format")
+	html := fs.String("html", "", "also write a self-contained HTML report to this file")
+	minSQNR := fs.Float64("min-sqnr", scan.DefaultMinSQNR, "SQNR threshold (dB) below which a tensor should stay in BF16")
+	maxBytes := fs.Int64("max-bytes", scanMaxBytes, "largest file read, in bytes")
+	progress := fs.Bool("progress", false, "show progress on stderr even when it is not a terminal")
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return cmdline.Usagef("scan needs at least one PATH (safetensors, model.safetensors.index.json, .npz, .npy or CSV)")
+	}
+	if *asJSON && *asCSV {
+		return cmdline.Usagef("--json and --csv exclude each other")
+	}
+	if *minSQNR <= 0 {
+		return cmdline.Usagef("--min-sqnr must be positive")
+	}
+	opts := scan.Options{MinSQNR: *minSQNR}
+	if opts.Recipes, err = scan.ParseRecipes(*recipes); err != nil {
+		return cmdline.Usagef("%v", err)
+	}
+	if opts.Formats, err = scan.ParseFormats(*formats); err != nil {
+		return cmdline.Usagef("%v", err)
+	}
+	if *filter != "" {
+		if opts.Filter, err = regexp.Compile(*filter); err != nil {
+			return cmdline.Usagef("--filter: %v", err)
+		}
+	}
+	if *html != "" {
+		if err := outfile.Check(*html); err != nil {
+			return err
+		}
+	}
+	var archives []*tensorio.Archive
+	for _, p := range paths {
+		as, closeFiles, err := tensorio.OpenFile(p, tensorio.Limits{MaxBytes: *maxBytes})
+		defer closeFiles()
+		if err != nil {
+			return err
+		}
+		archives = append(archives, as...)
+	}
+	if *progress || isTerminal(stderr) {
+		opts.Progress = func(p scan.Progress) { fmt.Fprintf(stderr, "\rscan: %s   ", p) }
+	}
+	ctx, stop := scanInterrupt()
+	defer stop()
+	rep, scanErr := scan.Run(ctx, archives, opts)
+	if opts.Progress != nil {
+		fmt.Fprintln(stderr)
+	}
+	if rep.Interrupted {
+		fmt.Fprintf(stderr, "fp8lab scan: interrupted: the report covers the %d tensors scanned\n", len(rep.Tensors))
+	}
+	switch {
+	case *asJSON:
+		err = cmdline.WriteJSON(stdout, rep)
+	case *asCSV:
+		err = writeScanCSV(stdout, rep)
+	default:
+		err = writeScanText(stdout, rep)
+	}
+	if err == nil && *html != "" {
+		err = outfile.WriteFile(*html, scanHTML(rep))
+	}
+	if scanErr != nil {
+		return scanErr
+	}
+	return err
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// scanCSVHeader names the columns of the CSV report.
+var scanCSVHeader = []string{"file", "tensor", "dtype", "shape", "amax", "min_nonzero", "dynamic_range_binades", "zeros",
+	"nan", "inf", "outlier_max_over_rms", "recipe", "format", "scale_inv_min", "scale_inv_max", "overflow_pct",
+	"underflow_pct", "subnormal_pct", "mse", "sqnr_db", "worst_row_sqnr_db", "worst_row", "worst_block_sqnr_db", "worst_block", "skipped"}
+
+// g formats a float exactly enough to be read back to the same float64.
+func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func shapeString(s []int64) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = strconv.FormatInt(d, 10)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func writeScanCSV(w io.Writer, rep *scan.Report) error {
+	cw := csv.NewWriter(w)
+	cw.Write(scanCSVHeader)
+	for _, t := range rep.Tensors {
+		head := []string{t.File, t.Name, t.DType, shapeString(t.Shape), g(t.Amax), g(t.MinNonZero), g(t.DynamicRange), g(t.Zeros),
+			strconv.Itoa(t.NaN), strconv.Itoa(t.Inf), g(t.Outlier)}
+		if len(t.Results) == 0 {
+			row := append(append([]string{}, head...), make([]string, len(scanCSVHeader)-len(head))...)
+			row[len(row)-1] = t.Skipped
+			cw.Write(row)
+		}
+		for _, r := range t.Results {
+			cw.Write(append(append([]string{}, head...), r.Recipe, r.Format, g(r.ScaleInvMin), g(r.ScaleInvMax), g(r.Overflow),
+				g(r.Underflow), g(r.Subnormal), g(r.MSE), g(r.SQNR), g(r.WorstRowSQNR), strconv.Itoa(r.WorstRow),
+				g(r.WorstBlockSQNR), strconv.Itoa(r.WorstBlock), r.Skipped))
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeScanText(w io.Writer, rep *scan.Report) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, t := range rep.Tensors {
+		fmt.Fprintf(w, "%s  %s %s", t.Name, t.DType, shapeString(t.Shape))
+		if t.Skipped != "" {
+			fmt.Fprintf(w, "  skipped: %s\n\n", t.Skipped)
+			continue
+		}
+		fmt.Fprintf(w, "  amax %.4g  min|x|>0 %.4g  range %.1f binades  zeros %.2f%%  max/rms %.1f (rows %v)",
+			t.Amax, t.MinNonZero, t.DynamicRange, 100*t.Zeros, t.Outlier, t.OutlierRows)
+		if t.NaN+t.Inf > 0 {
+			fmt.Fprintf(w, "  NaN %d  Inf %d", t.NaN, t.Inf)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintln(tw, "recipe\tformat\tSQNR dB\tworst row dB\tworst block dB\toverflow %\tunderflow %\tsubnormal %\tMSE\tscale_inv min\tscale_inv max\t")
+		for _, r := range t.Results {
+			if r.Skipped != "" {
+				fmt.Fprintf(tw, "%s\t%s\tskipped: %s\t\t\t\t\t\t\t\t\t\n", r.Recipe, r.Format, r.Skipped)
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%.2f\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t\n", r.Recipe, r.Format, r.SQNR, r.WorstRowSQNR,
+				r.WorstBlockSQNR, r.Overflow, r.Underflow, r.Subnormal, r.MSE, r.ScaleInvMin, r.ScaleInvMax)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Summary (%d tensors; keep in BF16 below %.4g dB SQNR)\n", len(rep.Tensors), rep.MinSQNR)
+	for _, s := range rep.Summary {
+		keep := "none"
+		if len(s.KeepBF16) > 0 {
+			keep = strings.Join(s.KeepBF16, ", ")
+		}
+		fmt.Fprintf(w, "  %s %s: worst %s; keep in BF16: %s\n", s.Recipe, s.Format, strings.Join(s.Worst, ", "), keep)
+	}
+	if rep.Interrupted {
+		fmt.Fprintln(w, "(interrupted: partial report)")
+	}
+	return nil
+}

@@ -1,0 +1,220 @@
+package scan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/tensorio"
+)
+
+// Options configures Run. The zero value scans every tensor under the
+// default recipes for E4M3FN with the default SQNR threshold.
+type Options struct {
+	Recipes []Recipe      // nil: DefaultRecipes
+	Formats []*fp8.Format // nil: E4M3FN
+	// Filter, when set, keeps the tensors whose name it matches.
+	Filter *regexp.Regexp
+	// MinSQNR is the threshold (dB) of Summary.KeepBF16; 0 means
+	// DefaultMinSQNR.
+	MinSQNR float64
+	// Progress, when set, is called after each tensor.
+	Progress func(Progress)
+}
+
+// Progress is how far a Run has come.
+type Progress struct {
+	Tensors, Total int   // tensors done, of the tensors to scan
+	Bytes, Size    int64 // bytes of tensor data read, of the total
+	Elapsed        time.Duration
+}
+
+// Report is the result of a scan.
+type Report struct {
+	Recipes []string      `json:"recipes"`
+	Formats []string      `json:"formats"`
+	MinSQNR float64       `json:"min_sqnr_db"`
+	Tensors []TensorStats `json:"tensors"`
+	Summary []Summary     `json:"summary"`
+	// Interrupted is set when the context was cancelled: the report holds
+	// the tensors scanned until then.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// Summary ranks the tensors under one recipe and format.
+type Summary struct {
+	Recipe string `json:"recipe"`
+	Format string `json:"format"`
+	// Worst lists up to WorstTensors tensors, lowest SQNR first.
+	Worst []string `json:"worst"`
+	// KeepBF16 lists the tensors whose SQNR is below the threshold (or
+	// that the recipe could not quantize), in scan order.
+	KeepBF16 []string `json:"keep_bf16"`
+}
+
+// WorstTensors is how many tensors a Summary ranks.
+const WorstTensors = 5
+
+// Run scans every tensor of the archives (in order) whose name passes the
+// filter. Tensors of dtypes tensorio does not decode are listed with
+// Skipped set. A tensor that cannot be read ends the scan with an error
+// naming the file and tensor; the report returned with it holds what was
+// done. Cancelling ctx stops after the tensor in progress, with
+// Report.Interrupted set and no error.
+func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Report, error) {
+	if opts.Recipes == nil {
+		opts.Recipes = DefaultRecipes()
+	}
+	if opts.Formats == nil {
+		opts.Formats = []*fp8.Format{fp8.E4M3FN}
+	}
+	if opts.MinSQNR == 0 {
+		opts.MinSQNR = DefaultMinSQNR
+	}
+	rep := &Report{MinSQNR: opts.MinSQNR, Tensors: []TensorStats{}}
+	for _, f := range opts.Formats {
+		rep.Formats = append(rep.Formats, f.Name())
+	}
+	for _, r := range opts.Recipes {
+		rep.Recipes = append(rep.Recipes, r.Name)
+	}
+	type job struct {
+		a *tensorio.Archive
+		i int
+	}
+	var jobs []job
+	var p Progress
+	for _, a := range archives {
+		for i, in := range a.Tensors {
+			if opts.Filter == nil || opts.Filter.MatchString(in.Name) {
+				jobs = append(jobs, job{a, i})
+				p.Size += in.Bytes
+			}
+		}
+	}
+	p.Total = len(jobs)
+	start := time.Now()
+	var err error
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			rep.Interrupted = true
+			break
+		}
+		in := j.a.Tensors[j.i]
+		var st TensorStats
+		st, err = scanOne(j.a, j.i, opts)
+		rep.Tensors = append(rep.Tensors, st)
+		if err != nil {
+			rep.Tensors = rep.Tensors[:len(rep.Tensors)-1]
+			break
+		}
+		p.Tensors++
+		p.Bytes += in.Bytes
+		p.Elapsed = time.Since(start)
+		if opts.Progress != nil {
+			opts.Progress(p)
+		}
+	}
+	rep.summarize(opts)
+	return rep, err
+}
+
+// scanOne reads and measures tensor i of a.
+func scanOne(a *tensorio.Archive, i int, opts Options) (TensorStats, error) {
+	in := a.Tensors[i]
+	base := TensorStats{Name: in.Name, File: in.File, DType: in.DType, Shape: in.Shape, Results: []Result{}, OutlierRows: []int{}}
+	if !in.Decoded {
+		base.Skipped = "dtype " + in.DType + " is not a floating-point type fp8lab decodes"
+		return base, nil
+	}
+	if in.Len() == 0 {
+		base.Skipped = "empty tensor"
+		return base, nil
+	}
+	t, err := a.Tensor(i)
+	if err != nil {
+		return base, err
+	}
+	st := Describe(t)
+	st.Name, st.File, st.DType, st.Shape, st.Results = base.Name, base.File, base.DType, base.Shape, []Result{}
+	for _, r := range opts.Recipes {
+		if r.Format != nil {
+			st.Results = append(st.Results, Measure(t, r, nil))
+			continue
+		}
+		for _, f := range opts.Formats {
+			st.Results = append(st.Results, Measure(t, r, f))
+		}
+	}
+	return st, nil
+}
+
+// summarize ranks the tensors under each recipe and format.
+func (rep *Report) summarize(opts Options) {
+	type key struct{ recipe, format string }
+	var order []key
+	byKey := map[key][]int{} // indices into rep.Tensors
+	results := map[key][]Result{}
+	for ti, t := range rep.Tensors {
+		for _, r := range t.Results {
+			k := key{r.Recipe, r.Format}
+			if _, ok := byKey[k]; !ok {
+				order = append(order, k)
+			}
+			byKey[k] = append(byKey[k], ti)
+			results[k] = append(results[k], r)
+		}
+	}
+	rep.Summary = []Summary{}
+	for _, k := range order {
+		s := Summary{Recipe: k.recipe, Format: k.format, Worst: []string{}, KeepBF16: []string{}}
+		idx, res := byKey[k], results[k]
+		perm := make([]int, len(idx))
+		for i := range perm {
+			perm[i] = i
+		}
+		sort.SliceStable(perm, func(a, b int) bool { return rank(res[perm[a]]) < rank(res[perm[b]]) })
+		for _, p := range perm {
+			if rank(res[p]) == math.Inf(1) || len(s.Worst) == WorstTensors {
+				break
+			}
+			s.Worst = append(s.Worst, rep.Tensors[idx[p]].Name)
+		}
+		for i, r := range res {
+			if r.Skipped != "" || r.SQNR < opts.MinSQNR {
+				s.KeepBF16 = append(s.KeepBF16, rep.Tensors[idx[i]].Name)
+			}
+		}
+		rep.Summary = append(rep.Summary, s)
+	}
+}
+
+// rank orders results worst first: skipped, then by SQNR; all-zero
+// tensors (NaN) and exact ones last.
+func rank(r Result) float64 {
+	switch {
+	case r.Skipped != "":
+		return math.Inf(-1)
+	case r.SQNR != r.SQNR:
+		return math.Inf(1)
+	}
+	return r.SQNR
+}
+
+// ErrNothing reports a scan that matched no tensor.
+var ErrNothing = errors.New("scan: no tensor to scan")
+
+// String is a one-line account of p for a progress display.
+func (p Progress) String() string {
+	rate := float64(p.Bytes) / max(p.Elapsed.Seconds(), 1e-9)
+	eta := "?"
+	if p.Bytes > 0 {
+		eta = time.Duration(float64(p.Size-p.Bytes) / rate * float64(time.Second)).Round(time.Second).String()
+	}
+	return fmt.Sprintf("%d/%d tensors, %.1f MB/s, ETA %s", p.Tensors, p.Total, rate/1e6, eta)
+}

@@ -1,0 +1,271 @@
+package scan
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/scaling"
+)
+
+// MetricsBlock is the block of Result.WorstBlockSQNR: 1×32 along rows, the
+// block scaling.Metrics judges every recipe on (scaling.DefaultMetricsBlock).
+const MetricsBlock = scaling.MXBlockSize
+
+// WorstRows is how many outlier rows TensorStats lists.
+const WorstRows = 3
+
+// TensorStats describes one tensor and what each recipe does to it.
+// Non-finite values are counted in NaN and Inf and left out of every other
+// figure (they are quantized as zeros, which costs nothing in MSE or SQNR).
+type TensorStats struct {
+	Name  string  `json:"name"`
+	File  string  `json:"file"`
+	DType string  `json:"dtype"`
+	Shape []int64 `json:"shape"`
+	Rows  int     `json:"rows"`
+	Cols  int     `json:"cols"`
+	// Amax is the largest finite |x|; MinNonZero the smallest nonzero one.
+	Amax       float64 `json:"amax"`
+	MinNonZero float64 `json:"min_nonzero"`
+	// DynamicRange is log2(Amax/MinNonZero), in binades (0 when the tensor
+	// holds fewer than one distinct nonzero magnitude).
+	DynamicRange float64 `json:"dynamic_range_binades"`
+	// Zeros is the share of elements that are zero (0…1).
+	Zeros float64 `json:"zeros"`
+	NaN   int     `json:"nan"`
+	Inf   int     `json:"inf"`
+	// Outlier is the largest, over rows, of max|x| / RMS of the row: about
+	// 3–5 for a Gaussian row of a few hundred values, far more for a row
+	// with a few huge entries. OutlierRows are the rows with the largest
+	// ratios, worst first.
+	Outlier     float64   `json:"outlier_max_over_rms"`
+	OutlierRows []int     `json:"outlier_rows"`
+	Results     []Result  `json:"results"`
+	Skipped     string    `json:"skipped,omitempty"`
+	outlierVals []float64 // ratios of OutlierRows (for tests)
+}
+
+// Result is one tensor quantized with one recipe and element format.
+type Result struct {
+	Recipe string `json:"recipe"`
+	Format string `json:"format"`
+	// ScaleInvMin and ScaleInvMax are the smallest and largest decode scale
+	// (scale_inv: what multiplies a decoded code) over the blocks with
+	// nonzero amax; NaN when every block is zero.
+	ScaleInvMin float64 `json:"scale_inv_min"`
+	ScaleInvMax float64 `json:"scale_inv_max"`
+	// Overflow, Underflow and Subnormal are percentages of the elements
+	// (a non-finite input counts as a zero): clipped (x·scale rounds beyond the format's Max), nonzero
+	// flushed to zero, and encoded as a nonzero subnormal.
+	Overflow  float64 `json:"overflow_pct"`
+	Underflow float64 `json:"underflow_pct"`
+	Subnormal float64 `json:"subnormal_pct"`
+	// MSE is the mean of (x-x̂)² over the elements.
+	MSE float64 `json:"mse"`
+	// SQNR is 10·log10(Σx²/Σ(x-x̂)²) in dB over the tensor (+Inf: exact,
+	// NaN: all zero); WorstRowSQNR and WorstBlockSQNR are the lowest over
+	// the rows and the 1×32 blocks with signal, at WorstRow and WorstBlock
+	// (block index in row-major order of the 1×32 grid; -1: none).
+	SQNR           float64 `json:"sqnr_db"`
+	WorstRowSQNR   float64 `json:"worst_row_sqnr_db"`
+	WorstRow       int     `json:"worst_row"`
+	WorstBlockSQNR float64 `json:"worst_block_sqnr_db"`
+	WorstBlock     int     `json:"worst_block"`
+	// Skipped says why the recipe could not run on this tensor.
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// Describe computes the tensor statistics of t (not the recipes') and
+// replaces its non-finite values by zeros, ready for Measure.
+func Describe(t *scaling.Tensor) TensorStats {
+	s := TensorStats{Rows: t.Rows, Cols: t.Cols, MinNonZero: math.Inf(1)}
+	zeros := 0
+	type rowRatio struct {
+		row int
+		r   float64
+	}
+	ratios := make([]rowRatio, 0, t.Rows)
+	for i := 0; i < t.Rows; i++ {
+		row := t.Row(i)
+		var ss float64
+		var rmax float32
+		n := 0
+		for k, x := range row {
+			switch {
+			case x != x:
+				s.NaN++
+				row[k] = 0
+				continue
+			case math.IsInf(float64(x), 0):
+				s.Inf++
+				row[k] = 0
+				continue
+			case x == 0:
+				zeros++
+			}
+			n++
+			a := float32(math.Abs(float64(x)))
+			ss += float64(a) * float64(a)
+			rmax = max(rmax, a)
+			if a != 0 && float64(a) < s.MinNonZero {
+				s.MinNonZero = float64(a)
+			}
+		}
+		s.Amax = max(s.Amax, float64(rmax))
+		if ss > 0 {
+			ratios = append(ratios, rowRatio{i, float64(rmax) / math.Sqrt(ss/float64(n))})
+		}
+	}
+	s.Zeros = float64(zeros) / float64(t.Len())
+	if math.IsInf(s.MinNonZero, 1) {
+		s.MinNonZero = 0
+	} else {
+		s.DynamicRange = math.Log2(s.Amax / s.MinNonZero)
+	}
+	sort.SliceStable(ratios, func(a, b int) bool { return ratios[a].r > ratios[b].r })
+	s.OutlierRows = []int{}
+	for k := 0; k < len(ratios) && k < WorstRows; k++ {
+		s.OutlierRows = append(s.OutlierRows, ratios[k].row)
+		s.outlierVals = append(s.outlierVals, ratios[k].r)
+	}
+	if len(ratios) > 0 {
+		s.Outlier = ratios[0].r
+	}
+	return s
+}
+
+// Measure quantizes t (finite: see Describe) with recipe r and element
+// format f, and measures the result against t in one pass over the codes,
+// without a dequantized copy. A Hadamard recipe rotates a copy of t first
+// and measures in the rotated basis (the rotation is orthogonal: the
+// whole-tensor and per-row sums of squares are those of the original).
+func Measure(t *scaling.Tensor, r Recipe, f *fp8.Format) Result {
+	if r.Format != nil {
+		f = r.Format
+	}
+	res := Result{Recipe: r.Name, Format: f.Name(), WorstRow: -1, WorstBlock: -1}
+	nan := math.NaN()
+	res.ScaleInvMin, res.ScaleInvMax, res.SQNR, res.WorstRowSQNR, res.WorstBlockSQNR = nan, nan, nan, nan, nan
+	if r.Hadamard > 0 {
+		b := r.Hadamard
+		for b >= 2 && t.Cols%b != 0 {
+			b /= 2
+		}
+		if b < 2 {
+			res.Skipped = fmt.Sprintf("rows of %d values take no Hadamard block", t.Cols)
+			return res
+		}
+		rot, err := scaling.NewRandomRotation(t.Cols, b, HadamardSeed)
+		if err == nil {
+			t = t.Clone()
+			err = rot.RotateRows(t)
+		}
+		if err != nil {
+			res.Skipped = err.Error()
+			return res
+		}
+	}
+	q, err := scaling.Quantize(t, f, r.Granularity, scaling.Options{})
+	if err != nil {
+		res.Skipped = err.Error()
+		return res
+	}
+	measure(&res, t, q)
+	return res
+}
+
+// measure fills res from the codes of q.
+func measure(res *Result, t *scaling.Tensor, q *scaling.Quantized) {
+	var dec [256]float32
+	var sub [256]bool
+	for c := 0; c < q.Format.NumCodes(); c++ {
+		dec[c] = q.Format.Decode32(uint8(c))
+		sub[c] = q.Format.Class(uint8(c)) == fp8.ClassSubnormal
+	}
+	mul := !q.Granularity.FloatScales()
+	factors := make([]float32, len(q.Scales))
+	for b := range q.Scales {
+		d := q.BlockDecodeScale(b)
+		factors[b] = float32(d)
+		if q.Amax[b] > 0 {
+			res.ScaleInvMin = fmin(res.ScaleInvMin, d)
+			res.ScaleInvMax = fmax(res.ScaleInvMax, d)
+		}
+	}
+	var over, under, subn int
+	var sig, noise float64
+	res.WorstRowSQNR, res.WorstBlockSQNR = math.Inf(1), math.Inf(1)
+	hasRow, hasBlock := false, false
+	block := 0
+	for i := 0; i < t.Rows; i++ {
+		row, codes := t.Row(i), q.Codes[i*t.Cols:(i+1)*t.Cols]
+		base := (i / q.BlockRows) * q.ScaleCols
+		var rs, rn, bs, bn float64
+		for j, x := range row {
+			b := base + j/q.BlockCols
+			c := codes[j]
+			var y float32
+			if mul {
+				y = dec[c] * factors[b]
+			} else {
+				y = dec[c] / q.Scales[b]
+			}
+			if q.Format.Overflows(float64(x*q.Scales[b]), q.Mode) {
+				over++
+			}
+			if x != 0 && y == 0 {
+				under++
+			}
+			if sub[c] {
+				subn++
+			}
+			e := float64(x) - float64(y)
+			bs += float64(x) * float64(x)
+			bn += e * e
+			if (j+1)%MetricsBlock == 0 || j == len(row)-1 {
+				if bs > 0 {
+					hasBlock = true
+					if v := scaling.SQNR(bs, bn); v < res.WorstBlockSQNR || res.WorstBlock < 0 {
+						res.WorstBlockSQNR, res.WorstBlock = v, block
+					}
+				}
+				rs, rn, bs, bn = rs+bs, rn+bn, 0, 0
+				block++
+			}
+		}
+		if rs > 0 {
+			hasRow = true
+			if v := scaling.SQNR(rs, rn); v < res.WorstRowSQNR || res.WorstRow < 0 {
+				res.WorstRowSQNR, res.WorstRow = v, i
+			}
+		}
+		sig, noise = sig+rs, noise+rn
+	}
+	if !hasRow {
+		res.WorstRowSQNR = math.NaN()
+	}
+	if !hasBlock {
+		res.WorstBlockSQNR = math.NaN()
+	}
+	n := float64(t.Len())
+	res.Overflow, res.Underflow, res.Subnormal = 100*float64(over)/n, 100*float64(under)/n, 100*float64(subn)/n
+	res.MSE = noise / n
+	res.SQNR = scaling.SQNR(sig, noise)
+}
+
+// fmin and fmax treat NaN as "no value yet".
+func fmin(a, b float64) float64 {
+	if a != a || b < a {
+		return b
+	}
+	return a
+}
+
+func fmax(a, b float64) float64 {
+	if a != a || b > a {
+		return b
+	}
+	return a
+}
