@@ -129,11 +129,15 @@ func ParseFormats(s string) ([]*fp8.Format, error) {
 	return out, nil
 }
 
-// DefaultMinSQNR is the SQNR (dB) below which a tensor is reported as
-// needing to stay in BF16. 20 dB is a noise power of 1% of the signal's,
-// a relative RMS error of 10%: what E4M3 with per-tensor scaling gives a
-// well-scaled Gaussian tensor is about 30 dB (its 3 mantissa bits), MXFP8
-// similar, and NVFP4 about 20 dB, so below 20 dB a tensor is doing worse
-// than the coarsest recipe does on benign data. BF16 itself (8 bits of
-// significand) gives about 50 dB.
-const DefaultMinSQNR = 20.0
+// DefaultMinSQNR is the worst-block SQNR (dB, 1×32 blocks) below which
+// a tensor is reported as needing to stay in BF16: 15 dB, a noise power of
+// 3% of the block's signal (a relative RMS error of 18%). On well-behaved
+// (Gaussian) weights the worst block of a 64×128 tensor measures about
+// 28 dB under the E4M3 recipes with float32 scales, 22 dB under mxfp8 (its
+// power-of-two scales) and 17 dB under nvfp4 (E2M1), as this package's
+// tests show; 15 dB sits below the coarsest recipe's own floor, so a
+// flagged tensor is one the recipe handles clearly worse than benign data
+// (values flushed to zero or left with a bit or two), not one that merely
+// meets a 4-bit format's limits. BF16 itself gives about 50 dB. Raise it
+// (--min-sqnr 25) to hold the 8-bit recipes to a stricter bar.
+const DefaultMinSQNR = 15.0

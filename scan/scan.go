@@ -50,10 +50,15 @@ type Report struct {
 type Summary struct {
 	Recipe string `json:"recipe"`
 	Format string `json:"format"`
-	// Worst lists up to WorstTensors tensors, lowest SQNR first.
+	// Worst lists up to WorstTensors tensors, lowest worst-block SQNR
+	// first. The ranking is by the worst 1×32 block, not the whole tensor
+	// or row: those sums are dominated by their largest values and hide
+	// the small values a coarse scale flushes to zero, whether they sit in
+	// other rows (an outlier row under tensorwise) or beside a spike in the
+	// same row (under rowwise); see scaling/metrics.go.
 	Worst []string `json:"worst"`
-	// KeepBF16 lists the tensors whose SQNR is below the threshold (or
-	// that the recipe could not quantize), in scan order.
+	// KeepBF16 lists the tensors whose worst-block SQNR is below the
+	// threshold (or that the recipe could not quantize), in scan order.
 	KeepBF16 []string `json:"keep_bf16"`
 }
 
@@ -186,7 +191,7 @@ func (rep *Report) summarize(opts Options) {
 			s.Worst = append(s.Worst, rep.Tensors[idx[p]].Name)
 		}
 		for i, r := range res {
-			if r.Skipped != "" || r.SQNR < opts.MinSQNR {
+			if r.Skipped != "" || r.WorstBlockSQNR < opts.MinSQNR {
 				s.KeepBF16 = append(s.KeepBF16, rep.Tensors[idx[i]].Name)
 			}
 		}
@@ -194,16 +199,16 @@ func (rep *Report) summarize(opts Options) {
 	}
 }
 
-// rank orders results worst first: skipped, then by SQNR; all-zero
-// tensors (NaN) and exact ones last.
+// rank orders results worst first: skipped, then by worst-block SQNR;
+// all-zero tensors (NaN) and exact ones last.
 func rank(r Result) float64 {
 	switch {
 	case r.Skipped != "":
 		return math.Inf(-1)
-	case r.SQNR != r.SQNR:
+	case r.WorstBlockSQNR != r.WorstBlockSQNR:
 		return math.Inf(1)
 	}
-	return r.SQNR
+	return r.WorstBlockSQNR
 }
 
 // ErrNothing reports a scan that matched no tensor.

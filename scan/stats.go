@@ -36,10 +36,11 @@ type TensorStats struct {
 	Zeros float64 `json:"zeros"`
 	NaN   int     `json:"nan"`
 	Inf   int     `json:"inf"`
-	// Outlier is the largest, over rows, of max|x| / RMS of the row: about
-	// 3–5 for a Gaussian row of a few hundred values, far more for a row
-	// with a few huge entries. OutlierRows are the rows with the largest
-	// ratios, worst first.
+	// Outlier is the largest, over rows, of the row's max|x| over the RMS
+	// of the whole tensor: about 3–5 for a Gaussian tensor of a few
+	// thousand values, far more when some rows hold values much larger
+	// than the rest (what a per-tensor scale suffers from). OutlierRows are
+	// the rows with the largest ratios, worst first.
 	Outlier     float64   `json:"outlier_max_over_rms"`
 	OutlierRows []int     `json:"outlier_rows"`
 	Results     []Result  `json:"results"`
@@ -87,11 +88,11 @@ func Describe(t *scaling.Tensor) TensorStats {
 		r   float64
 	}
 	ratios := make([]rowRatio, 0, t.Rows)
+	var ss float64
+	n := 0
 	for i := 0; i < t.Rows; i++ {
 		row := t.Row(i)
-		var ss float64
 		var rmax float32
-		n := 0
 		for k, x := range row {
 			switch {
 			case x != x:
@@ -114,9 +115,15 @@ func Describe(t *scaling.Tensor) TensorStats {
 			}
 		}
 		s.Amax = max(s.Amax, float64(rmax))
-		if ss > 0 {
-			ratios = append(ratios, rowRatio{i, float64(rmax) / math.Sqrt(ss/float64(n))})
+		ratios = append(ratios, rowRatio{i, float64(rmax)})
+	}
+	rms := math.Sqrt(ss / float64(max(n, 1)))
+	if rms > 0 {
+		for k := range ratios {
+			ratios[k].r /= rms
 		}
+	} else {
+		ratios = ratios[:0]
 	}
 	s.Zeros = float64(zeros) / float64(t.Len())
 	if math.IsInf(s.MinNonZero, 1) {
