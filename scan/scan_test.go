@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -245,4 +246,17 @@ func TestParse(t *testing.T) {
 	f, err := ParseFormats("e5m2,E4M3FN")
 	require.NoError(t, err)
 	assert.Equal(t, []*fp8.Format{fp8.E5M2, fp8.E4M3FN}, f)
+}
+
+func TestJSONNonFinite(t *testing.T) {
+	x, _ := scaling.NewTensor(2, 32)
+	r := Measure(x, DefaultRecipes()[0], fp8.E4M3FN)
+	assert.True(t, math.IsNaN(r.SQNR))
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"sqnr_db":"NaN"`)
+	var back Result
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.True(t, math.IsNaN(back.SQNR))
+	assert.Equal(t, r.Recipe, back.Recipe)
 }

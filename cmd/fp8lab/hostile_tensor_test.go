@@ -33,6 +33,11 @@ func tensorHostileCases() []hostileCase {
 		// took 40 bytes a byte).
 		{name: "10 MB one-line CSV", setup: writeFile("wide.csv", []byte(strings.Repeat("0.25,", 2<<20)+"0.25\n")),
 			args: []string{"quantize", "--json", "wide.csv"}, check: stdoutContains(`"elements"`)},
+		{name: "scan /dev/zero", args: []string{"scan", "/dev/zero"}, code: 1, stderr: "is a device"},
+		{name: "scan a truncated safetensors", setup: writeFile("cut.safetensors", stHeader(`{"w":{"dtype":"BF16","shape":[1024,1024],"data_offsets":[0,2097152]}}`)),
+			args: []string{"scan", "cut.safetensors"}, code: 1, stderr: `cut.safetensors: scaling: parse error: safetensors tensor "w": truncated`},
+		{name: "scan a safetensors header claiming 2^40 bytes", setup: writeFile("huge.safetensors", append([]byte{0, 0, 0, 0, 0, 1, 0, 0}, `{"w":{}}`...)),
+			args: []string{"scan", "huge.safetensors"}, code: 1, stderr: "over the 100000000-byte limit"},
 		{name: "CSV with a byte-order mark", setup: writeFile("bom.csv", []byte("\uFEFF1,2\n3,4\n")),
 			args: []string{"quantize", "bom.csv"}, check: stdoutContains("E4M3FN")},
 	}
@@ -53,6 +58,12 @@ func npyHeader(shape string) []byte {
 	h := []byte("\x93NUMPY\x01\x00")
 	h = append(h, byte(len(dict)), byte(len(dict)>>8))
 	return append(h, dict...)
+}
+
+// stHeader is a safetensors file of the given header and no data.
+func stHeader(h string) []byte {
+	n := len(h)
+	return append([]byte{byte(n), byte(n >> 8), 0, 0, 0, 0, 0, 0}, h...)
 }
 
 func stdoutContains(s string) func(*testing.T, string, []byte) {
