@@ -137,3 +137,17 @@ func TestScanInterrupt(t *testing.T) {
 	assert.Contains(t, errOut, "interrupted")
 	assert.Contains(t, out, "Summary (0 tensors")
 }
+
+func TestScanHTML(t *testing.T) {
+	path, _ := scanFixture(t)
+	out := filepath.Join(t.TempDir(), "report.html")
+	code, _, errOut := cli(t, "", "scan", "--html", out, path)
+	require.Equal(t, 0, code, errOut)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	s := string(b)
+	assert.Contains(t, s, "layer.1.weight")
+	assert.Contains(t, s, "Worst-block SQNR")
+	assert.NotContains(t, s, "<script")
+	assert.NotContains(t, s, "http")
+}
