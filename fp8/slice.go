@@ -35,8 +35,8 @@ func (f *Format) EncodeSlice32(dst []uint8, src []float32, m Mode) error {
 		return err
 	}
 	return parallel.For(len(src), func(lo, hi int) error {
-		if f.fast.ok && m.Round == NearestEven {
-			if i, err := f.encodeNearest32(dst[lo:hi], src[lo:hi], m); err != nil {
+		if f.fast.ok && m.Round != AwayFromZero {
+			if i, err := f.encodeFast32(dst[lo:hi], src[lo:hi], m); err != nil {
 				return elementError(lo+i, err)
 			}
 			return nil
@@ -68,6 +68,12 @@ func (f *Format) EncodeSlice(dst []uint8, src []float64, m Mode) error {
 		return err
 	}
 	return parallel.For(len(src), func(lo, hi int) error {
+		if f.fast.ok && m.Round != AwayFromZero {
+			if i, err := f.encodeFast64(dst[lo:hi], src[lo:hi], m); err != nil {
+				return elementError(lo+i, err)
+			}
+			return nil
+		}
 		for i := lo; i < hi; i++ {
 			c, _, err := f.encode(src[i], m, 0)
 			if err != nil {
