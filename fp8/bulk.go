@@ -36,7 +36,14 @@ func (f *Format) encodeFast64(dst []uint8, src []float64, m Mode) (int, error) {
 		if m.Round == TowardZero {
 			special = f.towardZero64(d, s)
 		} else {
-			special = f.nearest64(d, s, ovf)
+			switch fc.kind {
+			case kindE4M3FN:
+				special = nearest64E4M3FN(d, s, ovf)
+			case kindE5M2:
+				special = nearest64E5M2(d, s, ovf)
+			default:
+				special = f.nearest64(d, s, ovf)
+			}
 		}
 		if f.fast.fnuz {
 			fixNegativeZero(d, f.signBit)

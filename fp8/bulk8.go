@@ -146,3 +146,39 @@ func stochasticE5M2(_ *fast32, d []uint8, s []float32, rw []uint32, r, ovf uint3
 	}
 	return special
 }
+
+// nearest64E4M3FN is nearest64 for E4M3FN.
+func nearest64E4M3FN(d []uint8, s []float64, ovf uint32) uint64 {
+	const drop, bias, minNormal, magic, magicBits = 49, 0x3f80000000000000, 0x3f90000000000000, 0x1p43, 0x42a0000000000000
+	d = d[:len(s)]
+	var special uint64
+	for i, x := range s {
+		u := math.Float64bits(x)
+		a := u &^ (1 << 63)
+		special |= a + 1<<52
+		mag := (a - bias + (1<<(drop-1) - 1) + (a>>drop)&1) >> drop
+		if a < minNormal {
+			mag = math.Float64bits(math.Float64frombits(a)+magic) - magicBits
+		}
+		d[i] = uint8(min(mag, uint64(ovf))) | uint8(u>>56)&0x80
+	}
+	return special
+}
+
+// nearest64E5M2 is nearest64 for E5M2.
+func nearest64E5M2(d []uint8, s []float64, ovf uint32) uint64 {
+	const drop, bias, minNormal, magic, magicBits = 50, 0x3f00000000000000, 0x3f10000000000000, 0x1p36, 0x4230000000000000
+	d = d[:len(s)]
+	var special uint64
+	for i, x := range s {
+		u := math.Float64bits(x)
+		a := u &^ (1 << 63)
+		special |= a + 1<<52
+		mag := (a - bias + (1<<(drop-1) - 1) + (a>>drop)&1) >> drop
+		if a < minNormal {
+			mag = math.Float64bits(math.Float64frombits(a)+magic) - magicBits
+		}
+		d[i] = uint8(min(mag, uint64(ovf))) | uint8(u>>56)&0x80
+	}
+	return special
+}
