@@ -1,0 +1,45 @@
+package scaling
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/fp8lab/fp8lab/fp8"
+)
+
+// BenchmarkGoalQuantize times, interleaved in one loop on all cores, plain
+// E4M3FN.EncodeSlice32 of a 2048×2048 float32 matrix and Quantize with each
+// granularity, and reports the ratios of the fastest runs: tensorwise
+// against plain encode (goal ≤ 1.5), the others against tensorwise (≤ 1.2).
+func BenchmarkGoalQuantize(b *testing.B) {
+	x, err := RandomNormal(2048, 2048, 1, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]uint8, x.Len())
+	grans := []Granularity{PerTensor, PerRow, Tile1x128, Block128, MX}
+	names := []string{"tensor", "row", "tile1x128", "block128", "mx"}
+	best := make([]time.Duration, len(grans)+1)
+	for i := range best {
+		best[i] = math.MaxInt64
+	}
+	for b.Loop() {
+		t0 := time.Now()
+		if err := fp8.E4M3FN.EncodeSlice32(dst, x.Data, fp8.Mode{}); err != nil {
+			b.Fatal(err)
+		}
+		best[0] = min(best[0], time.Since(t0))
+		for i, g := range grans {
+			t0 := time.Now()
+			if _, err := Quantize(x, fp8.E4M3FN, g, Options{}); err != nil {
+				b.Fatal(err)
+			}
+			best[i+1] = min(best[i+1], time.Since(t0))
+		}
+	}
+	b.ReportMetric(float64(best[1])/float64(best[0]), "tensor/encode")
+	for i := 1; i < len(grans); i++ {
+		b.ReportMetric(float64(best[i+1])/float64(best[1]), names[i]+"/tensor")
+	}
+}
