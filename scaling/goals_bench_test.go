@@ -11,7 +11,9 @@ import (
 // BenchmarkGoalQuantize times, interleaved in one loop on all cores, plain
 // E4M3FN.EncodeSlice32 of a 2048×2048 float32 matrix and Quantize with each
 // granularity, and reports the ratios of the fastest runs: tensorwise
-// against plain encode (goal ≤ 1.5), the others against tensorwise (≤ 1.2).
+// against plain encode (goal ≤ 1.5), the others against tensorwise (≤ 1.2);
+// then tensorwise with error statistics, fused (QuantizeWithStats) and by
+// a decode pass (Quantize, then Measure), against plain tensorwise.
 func BenchmarkGoalQuantize(b *testing.B) {
 	x, err := RandomNormal(2048, 2048, 1, 1)
 	if err != nil {
@@ -20,7 +22,7 @@ func BenchmarkGoalQuantize(b *testing.B) {
 	dst := make([]uint8, x.Len())
 	grans := []Granularity{PerTensor, PerRow, Tile1x128, Block128, MX}
 	names := []string{"tensor", "row", "tile1x128", "block128", "mx"}
-	best := make([]time.Duration, len(grans)+1)
+	best := make([]time.Duration, len(grans)+3)
 	for i := range best {
 		best[i] = math.MaxInt64
 	}
@@ -37,9 +39,26 @@ func BenchmarkGoalQuantize(b *testing.B) {
 			}
 			best[i+1] = min(best[i+1], time.Since(t0))
 		}
+		// Error statistics: fused into the encode pass, and the decode pass.
+		t0 = time.Now()
+		if _, _, err := QuantizeWithStats(x, fp8.E4M3FN, PerTensor, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		best[len(grans)+1] = min(best[len(grans)+1], time.Since(t0))
+		t0 = time.Now()
+		q, err := Quantize(x, fp8.E4M3FN, PerTensor, Options{})
+		if err == nil {
+			_, err = Measure(x, q)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		best[len(grans)+2] = min(best[len(grans)+2], time.Since(t0))
 	}
 	b.ReportMetric(float64(best[1])/float64(best[0]), "tensor/encode")
 	for i := 1; i < len(grans); i++ {
 		b.ReportMetric(float64(best[i+1])/float64(best[1]), names[i]+"/tensor")
 	}
+	b.ReportMetric(float64(best[len(grans)+1])/float64(best[1]), "withstats/tensor")
+	b.ReportMetric(float64(best[len(grans)+2])/float64(best[1]), "quantize+measure/tensor")
 }

@@ -76,6 +76,11 @@ type Quantized struct {
 // ErrNonFinite (current scaling has no scale for it); use QuantizeWithScales,
 // as delayed scaling does, to quantize non-finite values with a given scale.
 func Quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized, error) {
+	return quantize(t, f, g, opts, nil)
+}
+
+// quantize is Quantize, gathering error statistics into st unless it is nil.
+func quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options, st *statsAcc) (*Quantized, error) {
 	q, l, err := prepare(t, f, g, opts)
 	if err != nil {
 		return nil, err
@@ -122,7 +127,7 @@ func Quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized
 			q.Scales[b] = opts.Rule.scale(float64(a), f.Max())
 		}
 	}
-	if err := encodeBlocks(q, t, l, opts); err != nil {
+	if err := encodeBlocks(q, t, l, opts, st); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -159,7 +164,7 @@ func QuantizeWithScales(t *Tensor, f *fp8.Format, g Granularity, scales []float3
 	for b, v := range bits {
 		q.Amax[b] = amaxFromBits(v)
 	}
-	if err := encodeBlocks(q, t, l, opts); err != nil {
+	if err := encodeBlocks(q, t, l, opts, nil); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -255,10 +260,19 @@ const chunkLen = 4096
 
 // encodeBlocks fills q.Codes: every element is multiplied by its block's
 // scale in float32 into a reused buffer, which fp8's bulk encoder then
-// rounds. Rows are split across cores.
-func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options) error {
+// rounds. With st, the error statistics of each chunk are gathered while
+// the chunk is still in cache. Rows are split across cores.
+func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options, st *statsAcc) error {
 	f, mode := q.Format, opts.Mode
+	if st != nil {
+		st.init(q)
+	}
 	return parallel.Chunks(t.Rows, 1, t.Len(), func(lo, hi int) error {
+		var cs *chunkStats
+		if st != nil {
+			cs = newChunkStats(q, mode, st)
+			defer st.merge(&cs.s)
+		}
 		buf := make([]float32, min(chunkLen, t.Cols))
 		for i := lo; i < hi; i++ {
 			row := t.Data[i*t.Cols : (i+1)*t.Cols]
@@ -275,6 +289,9 @@ func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options) error {
 				}
 				if err != nil {
 					return fmt.Errorf("row %d, column %d: %w", i, j0, err)
+				}
+				if cs != nil {
+					cs.add(i, j0, row[j0:j0+n], buf[:n], q.Codes[off:off+n])
 				}
 			}
 		}
