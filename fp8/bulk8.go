@@ -1,13 +1,29 @@
 package fp8
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // The kernels of fast32.go for the two formats bulk encoding is mostly
 // about, E4M3FN and E5M2, with every format constant written as a Go
-// constant. Only that differs from the generic kernels, but it matters: the
-// generic loops have more live values than amd64 has registers and spill
-// them, and variable shifts tie up CL. TestPresetKernelConstants checks the
-// constants against newFast32, the tests compare the kernels with the core.
+// constant. The generic loops have more live values than amd64 has
+// registers and spill them, and variable shifts tie up CL; these do not.
+// Two more things save instructions: the input is read as uint32 words (no
+// move from a float register), and the rare cases, subnormal results and
+// NaN or ±Inf inputs, share one out-of-line branch, a single unsigned
+// comparison of a - minNormal. TestPresetKernelConstants checks the
+// constants against newFast32; the tests compare the kernels with the core.
+
+// words32 views s as its bit patterns.
+func words32(s []float32) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// words64 views s as its bit patterns.
+func words64(s []float64) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
 
 // Constants of E4M3FN (see fast32).
 const (
@@ -21,18 +37,21 @@ const (
 	subKE4M3FN      = 141
 )
 
-// nearestE4M3FN is nearestAny32 for E4M3FN. Every value the kernels serve has
+// nearestE4M3FN is nearestAny32 for E4M3FN. Every mode the kernels serve has
 // ovf = maxMag (saturating) or maxMag + 1 (Inf or NaN), so a min clamps.
 func nearestE4M3FN(_ *fast32, d []uint8, s []float32, ovf uint32) uint32 {
-	d = d[:len(s)]
+	w := words32(s)
+	d = d[:len(w)]
 	var special uint32
-	for i, x := range s {
-		u := math.Float32bits(x)
+	for i, u := range w {
 		a := u & 0x7FFFFFFF
-		special |= a + 0x00800000
 		mag := (a - biasE4M3FN + (1<<(dropE4M3FN-1) - 1) + (a>>dropE4M3FN)&1) >> dropE4M3FN
-		if a < minNormalE4M3FN {
-			mag = math.Float32bits(math.Float32frombits(a)+magicE4M3FN) - magicBitsE4M3FN
+		if a-minNormalE4M3FN >= 0x7F800000-minNormalE4M3FN {
+			if a >= 0x7F800000 {
+				special = 1 << 31
+			} else {
+				mag = math.Float32bits(math.Float32frombits(a)+magicE4M3FN) - magicBitsE4M3FN
+			}
 		}
 		d[i] = uint8(min(mag, ovf)) | uint8(u>>24)&0x80
 	}
@@ -41,15 +60,18 @@ func nearestE4M3FN(_ *fast32, d []uint8, s []float32, ovf uint32) uint32 {
 
 // towardZeroE4M3FN is towardZeroAny32 for E4M3FN.
 func towardZeroE4M3FN(_ *fast32, d []uint8, s []float32, _ uint32) uint32 {
-	d = d[:len(s)]
+	w := words32(s)
+	d = d[:len(w)]
 	var special uint32
-	for i, x := range s {
-		u := math.Float32bits(x)
+	for i, u := range w {
 		a := u & 0x7FFFFFFF
-		special |= a + 0x00800000
 		mag := (a - biasE4M3FN) >> dropE4M3FN
-		if a < minNormalE4M3FN {
-			mag = uint32(int32(math.Float32frombits(a) * subScaleE4M3FN))
+		if a-minNormalE4M3FN >= 0x7F800000-minNormalE4M3FN {
+			if a >= 0x7F800000 {
+				special = 1 << 31
+			} else {
+				mag = uint32(int32(math.Float32frombits(a) * subScaleE4M3FN))
+			}
 		}
 		d[i] = uint8(min(mag, maxMagE4M3FN)) | uint8(u>>24)&0x80
 	}
@@ -59,21 +81,45 @@ func towardZeroE4M3FN(_ *fast32, d []uint8, s []float32, _ uint32) uint32 {
 // stochasticE4M3FN is stochasticAny32 for E4M3FN.
 func stochasticE4M3FN(_ *fast32, d []uint8, s []float32, rw []uint32, r, ovf uint32) uint32 {
 	mask, scale, kmax := uint32(1<<r-1), uint64(1)<<(56-r), uint64(r+24)
-	d = d[:len(s)]
-	rw = rw[:len(s)]
+	w := words32(s)
+	d = d[:len(w)]
+	rw = rw[:len(w)]
 	var special uint32
-	for i, x := range s {
-		u := math.Float32bits(x)
+	for i, u := range w {
 		a := u & 0x7FFFFFFF
-		special |= a + 0x00800000
 		rs := uint64(rw[i]&mask) * scale
 		mag := (a + uint32(rs>>(56-dropE4M3FN)) - biasE4M3FN) >> dropE4M3FN
-		if a < minNormalE4M3FN {
-			sig := uint64(a&0x7FFFFF | min(a, 0x800000)&0x800000)
-			k := min(subKE4M3FN-uint64(max(a>>23, 1)), kmax)
-			mag = uint32((sig<<((56-k)&63) + rs) >> 56)
+		if a-minNormalE4M3FN >= 0x7F800000-minNormalE4M3FN {
+			if a >= 0x7F800000 {
+				special = 1 << 31
+			} else {
+				sig := uint64(a&0x7FFFFF | min(a, 0x800000)&0x800000)
+				k := min(subKE4M3FN-uint64(max(a>>23, 1)), kmax)
+				mag = uint32((sig<<((56-k)&63) + rs) >> 56)
+			}
 		}
 		d[i] = uint8(min(mag, ovf)) | uint8(u>>24)&0x80
+	}
+	return special
+}
+
+// nearest64E4M3FN is nearest64 for E4M3FN.
+func nearest64E4M3FN(d []uint8, s []float64, ovf uint32) uint64 {
+	const drop, bias, minNormal, magic, magicBits = 49, 0x3f80000000000000, 0x3f90000000000000, 0x1p43, 0x42a0000000000000
+	w := words64(s)
+	d = d[:len(w)]
+	var special uint64
+	for i, u := range w {
+		a := u &^ (1 << 63)
+		mag := (a - bias + (1<<(drop-1) - 1) + (a>>drop)&1) >> drop
+		if a-minNormal >= 0x7FF0000000000000-minNormal {
+			if a >= 0x7FF0000000000000 {
+				special = 1 << 63
+			} else {
+				mag = math.Float64bits(math.Float64frombits(a)+magic) - magicBits
+			}
+		}
+		d[i] = uint8(min(mag, uint64(ovf))) | uint8(u>>56)&0x80
 	}
 	return special
 }
@@ -90,18 +136,21 @@ const (
 	subKE5M2      = 134
 )
 
-// nearestE5M2 is nearestAny32 for E5M2. Every value the kernels serve has
+// nearestE5M2 is nearestAny32 for E5M2. Every mode the kernels serve has
 // ovf = maxMag (saturating) or maxMag + 1 (Inf or NaN), so a min clamps.
 func nearestE5M2(_ *fast32, d []uint8, s []float32, ovf uint32) uint32 {
-	d = d[:len(s)]
+	w := words32(s)
+	d = d[:len(w)]
 	var special uint32
-	for i, x := range s {
-		u := math.Float32bits(x)
+	for i, u := range w {
 		a := u & 0x7FFFFFFF
-		special |= a + 0x00800000
 		mag := (a - biasE5M2 + (1<<(dropE5M2-1) - 1) + (a>>dropE5M2)&1) >> dropE5M2
-		if a < minNormalE5M2 {
-			mag = math.Float32bits(math.Float32frombits(a)+magicE5M2) - magicBitsE5M2
+		if a-minNormalE5M2 >= 0x7F800000-minNormalE5M2 {
+			if a >= 0x7F800000 {
+				special = 1 << 31
+			} else {
+				mag = math.Float32bits(math.Float32frombits(a)+magicE5M2) - magicBitsE5M2
+			}
 		}
 		d[i] = uint8(min(mag, ovf)) | uint8(u>>24)&0x80
 	}
@@ -110,15 +159,18 @@ func nearestE5M2(_ *fast32, d []uint8, s []float32, ovf uint32) uint32 {
 
 // towardZeroE5M2 is towardZeroAny32 for E5M2.
 func towardZeroE5M2(_ *fast32, d []uint8, s []float32, _ uint32) uint32 {
-	d = d[:len(s)]
+	w := words32(s)
+	d = d[:len(w)]
 	var special uint32
-	for i, x := range s {
-		u := math.Float32bits(x)
+	for i, u := range w {
 		a := u & 0x7FFFFFFF
-		special |= a + 0x00800000
 		mag := (a - biasE5M2) >> dropE5M2
-		if a < minNormalE5M2 {
-			mag = uint32(int32(math.Float32frombits(a) * subScaleE5M2))
+		if a-minNormalE5M2 >= 0x7F800000-minNormalE5M2 {
+			if a >= 0x7F800000 {
+				special = 1 << 31
+			} else {
+				mag = uint32(int32(math.Float32frombits(a) * subScaleE5M2))
+			}
 		}
 		d[i] = uint8(min(mag, maxMagE5M2)) | uint8(u>>24)&0x80
 	}
@@ -128,39 +180,24 @@ func towardZeroE5M2(_ *fast32, d []uint8, s []float32, _ uint32) uint32 {
 // stochasticE5M2 is stochasticAny32 for E5M2.
 func stochasticE5M2(_ *fast32, d []uint8, s []float32, rw []uint32, r, ovf uint32) uint32 {
 	mask, scale, kmax := uint32(1<<r-1), uint64(1)<<(56-r), uint64(r+24)
-	d = d[:len(s)]
-	rw = rw[:len(s)]
+	w := words32(s)
+	d = d[:len(w)]
+	rw = rw[:len(w)]
 	var special uint32
-	for i, x := range s {
-		u := math.Float32bits(x)
+	for i, u := range w {
 		a := u & 0x7FFFFFFF
-		special |= a + 0x00800000
 		rs := uint64(rw[i]&mask) * scale
 		mag := (a + uint32(rs>>(56-dropE5M2)) - biasE5M2) >> dropE5M2
-		if a < minNormalE5M2 {
-			sig := uint64(a&0x7FFFFF | min(a, 0x800000)&0x800000)
-			k := min(subKE5M2-uint64(max(a>>23, 1)), kmax)
-			mag = uint32((sig<<((56-k)&63) + rs) >> 56)
+		if a-minNormalE5M2 >= 0x7F800000-minNormalE5M2 {
+			if a >= 0x7F800000 {
+				special = 1 << 31
+			} else {
+				sig := uint64(a&0x7FFFFF | min(a, 0x800000)&0x800000)
+				k := min(subKE5M2-uint64(max(a>>23, 1)), kmax)
+				mag = uint32((sig<<((56-k)&63) + rs) >> 56)
+			}
 		}
 		d[i] = uint8(min(mag, ovf)) | uint8(u>>24)&0x80
-	}
-	return special
-}
-
-// nearest64E4M3FN is nearest64 for E4M3FN.
-func nearest64E4M3FN(d []uint8, s []float64, ovf uint32) uint64 {
-	const drop, bias, minNormal, magic, magicBits = 49, 0x3f80000000000000, 0x3f90000000000000, 0x1p43, 0x42a0000000000000
-	d = d[:len(s)]
-	var special uint64
-	for i, x := range s {
-		u := math.Float64bits(x)
-		a := u &^ (1 << 63)
-		special |= a + 1<<52
-		mag := (a - bias + (1<<(drop-1) - 1) + (a>>drop)&1) >> drop
-		if a < minNormal {
-			mag = math.Float64bits(math.Float64frombits(a)+magic) - magicBits
-		}
-		d[i] = uint8(min(mag, uint64(ovf))) | uint8(u>>56)&0x80
 	}
 	return special
 }
@@ -168,15 +205,18 @@ func nearest64E4M3FN(d []uint8, s []float64, ovf uint32) uint64 {
 // nearest64E5M2 is nearest64 for E5M2.
 func nearest64E5M2(d []uint8, s []float64, ovf uint32) uint64 {
 	const drop, bias, minNormal, magic, magicBits = 50, 0x3f00000000000000, 0x3f10000000000000, 0x1p36, 0x4230000000000000
-	d = d[:len(s)]
+	w := words64(s)
+	d = d[:len(w)]
 	var special uint64
-	for i, x := range s {
-		u := math.Float64bits(x)
+	for i, u := range w {
 		a := u &^ (1 << 63)
-		special |= a + 1<<52
 		mag := (a - bias + (1<<(drop-1) - 1) + (a>>drop)&1) >> drop
-		if a < minNormal {
-			mag = math.Float64bits(math.Float64frombits(a)+magic) - magicBits
+		if a-minNormal >= 0x7FF0000000000000-minNormal {
+			if a >= 0x7FF0000000000000 {
+				special = 1 << 63
+			} else {
+				mag = math.Float64bits(math.Float64frombits(a)+magic) - magicBits
+			}
 		}
 		d[i] = uint8(min(mag, uint64(ovf))) | uint8(u>>56)&0x80
 	}

@@ -95,7 +95,7 @@ const (
 
 // bulkBlock is how many elements a kernel encodes before it checks whether
 // any of them was NaN or ±Inf; those few are then redone by the core.
-const bulkBlock = 512
+const bulkBlock = 2048
 
 // overflowMag returns the magnitude code that finite overflow gives in mode
 // m, and whether the kernels can produce it (FNUZ's unsigned NaN cannot).
