@@ -57,6 +57,7 @@ var bulkModes = func() []Mode {
 		for _, bits := range []int{1, 3, 8, 16, 20, 21, 24, 32} {
 			ms = append(ms, Mode{Round: Stochastic, Overflow: o, RandomBits: bits})
 		}
+		ms = append(ms, Mode{Round: Stochastic, Overflow: o, RandomBits: 8, SRRule: StochasticNearest})
 	}
 	return ms
 }()
@@ -131,7 +132,7 @@ func TestBulkKernelsMatchCore(t *testing.T) {
 			}
 		}
 		for _, m := range bulkModes {
-			t.Run(fmt.Sprintf("%s/%s/%s/%d", f, m.Round, m.Overflow, m.RandomBits), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%s/%s/%d/%d", f, m.Round, m.Overflow, m.RandomBits, m.SRRule), func(t *testing.T) {
 				checkAgainstCore(t, f, m, xs, random)
 			})
 		}
