@@ -224,3 +224,42 @@ func TestPresetKernelConstants(t *testing.T) {
 		require.Equal(t, fc.maxMag+1, ovf, "%s: the kernels clamp with min(mag, ovf)", c.f)
 	}
 }
+
+// TestEncodeScaledSlice32 compares EncodeScaledSlice32 with EncodeSlice32 of
+// the float32 products, for every preset, rounding other than stochastic and
+// overflow policy, on edge values and random patterns with scales that push
+// values past Max and into the subnormals.
+func TestEncodeScaledSlice32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, f := range Presets() {
+		var xs []float32
+		for _, x := range edgeFloat64s(f) {
+			xs = append(xs, float32(x))
+		}
+		for i := 0; i < 5000; i++ {
+			xs = append(xs, math.Float32frombits(rng.Uint32()), float32(rng.NormFloat64()*50))
+		}
+		for _, blockLen := range []int{1, 7, 32, 128, len(xs)} {
+			scales := make([]float32, (len(xs)+blockLen-1)/blockLen)
+			for b := range scales {
+				scales[b] = []float32{1, 0.5, 3, 1e-3, 7.5e5, 0x1p-20}[b%6]
+			}
+			prod := make([]float32, len(xs))
+			for j, x := range xs {
+				prod[j] = x * scales[j/blockLen]
+			}
+			for _, o := range []Overflow{Saturate, SaturateKeepInf, NoSaturate} {
+				for _, r := range []Rounding{NearestEven, TowardZero, AwayFromZero} {
+					m := Mode{Round: r, Overflow: o}
+					want, got := make([]uint8, len(xs)), make([]uint8, len(xs))
+					errWant := f.EncodeSlice32(want, prod, m)
+					errGot := f.EncodeScaledSlice32(got, xs, scales, blockLen, m)
+					require.Equal(t, errWant == nil, errGot == nil, "%s %+v block %d: %v vs %v", f, m, blockLen, errWant, errGot)
+					if errWant == nil {
+						require.Equal(t, want, got, "%s %+v block %d", f, m, blockLen)
+					}
+				}
+			}
+		}
+	}
+}

@@ -254,6 +254,11 @@ func checkMode(opts Options, n int) error {
 	return nil
 }
 
+// fusedMinBlock is the shortest run of one scale for which encodeBlocks
+// lets fp8 scale inside its encode loop (EncodeScaledSlice32); shorter
+// runs go through a scaled buffer, whose loop costs less per run.
+const fusedMinBlock = 32
+
 // chunkLen is the length of the scaled-value buffer each worker reuses: it
 // stays in L1 while the fp8 encoder reads it back.
 const chunkLen = 4096
@@ -279,10 +284,12 @@ func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options, st *statsAcc)
 			scales := q.Scales[(i/l.br)*l.gc : (i/l.br+1)*l.gc]
 			for j0 := 0; j0 < t.Cols; j0 += len(buf) {
 				n := min(len(buf), t.Cols-j0)
-				scaleChunk(buf[:n], row[j0:j0+n], j0, scales, l.bc)
 				off := i*t.Cols + j0
 				var err error
-				if mode.Round == fp8.Stochastic {
+				if mode.Round != fp8.Stochastic && l.bc >= fusedMinBlock {
+					// Scale inside the encode loop: no buffer to write and read back.
+					err = f.EncodeScaledSlice32(q.Codes[off:off+n], row[j0:j0+n], scales[j0/l.bc:], l.bc, mode)
+				} else if scaleChunk(buf[:n], row[j0:j0+n], j0, scales, l.bc); mode.Round == fp8.Stochastic {
 					err = f.EncodeSliceStochastic32(q.Codes[off:off+n], buf[:n], opts.Random[off:off+n], mode)
 				} else {
 					err = f.EncodeSlice32(q.Codes[off:off+n], buf[:n], mode)
@@ -291,7 +298,7 @@ func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options, st *statsAcc)
 					return fmt.Errorf("row %d, column %d: %w", i, j0, err)
 				}
 				if cs != nil {
-					cs.add(i, j0, row[j0:j0+n], buf[:n], q.Codes[off:off+n])
+					cs.add(i, j0, row[j0:j0+n], q.Codes[off:off+n])
 				}
 			}
 		}

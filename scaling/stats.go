@@ -97,22 +97,22 @@ func newChunkStats(q *Quantized, mode fp8.Mode, a *statsAcc) *chunkStats {
 	return &chunkStats{q: q, mode: mode, factors: a.factors, values: a.values, edge: a.edge}
 }
 
-// add folds elements x (the input), scaled (x times its block's scale) and
-// their codes, the run j0.. of row i, into the statistics.
-func (c *chunkStats) add(i, j0 int, x, scaled []float32, codes []uint8) {
+// add folds elements x and their codes, the run j0.. of row i, into the
+// statistics.
+func (c *chunkStats) add(i, j0 int, x []float32, codes []uint8) {
 	q := c.q
 	base := (i / q.BlockRows) * q.ScaleCols
 	for j := 0; j < len(x); {
 		b := base + (j0+j)/q.BlockCols
 		end := min((b-base+1)*q.BlockCols-j0, len(x))
-		xs, ss, cs := x[j:end], scaled[j:end], codes[j:end]
+		xs, cs := x[j:end], codes[j:end]
 		cs = cs[:len(xs)]
-		ss = ss[:len(xs)]
+		scale := q.Scales[b]
 		switch {
 		case c.factors != nil:
 			fac := c.factors[b]
 			for k, v := range xs {
-				c.element(v, ss[k], cs[k], c.values[cs[k]]*fac)
+				c.element(v, scale, cs[k], c.values[cs[k]]*fac)
 			}
 		case len(xs) >= 256 || q.Scales[b] == c.tabScale:
 			if s := q.Scales[b]; s != c.tabScale {
@@ -122,20 +122,20 @@ func (c *chunkStats) add(i, j0 int, x, scaled []float32, codes []uint8) {
 				c.tabScale = s
 			}
 			for k, v := range xs {
-				c.element(v, ss[k], cs[k], c.tab[cs[k]])
+				c.element(v, scale, cs[k], c.tab[cs[k]])
 			}
 		default:
 			s := q.Scales[b]
 			for k, v := range xs {
-				c.element(v, ss[k], cs[k], c.values[cs[k]]/s)
+				c.element(v, scale, cs[k], c.values[cs[k]]/s)
 			}
 		}
 		j = end
 	}
 }
 
-// element folds one element: input x, scaled input sx, code and x̂ = y.
-func (c *chunkStats) element(x, sx float32, code uint8, y float32) {
+// element folds one element: input x, its block's scale, code and x̂ = y.
+func (c *chunkStats) element(x, scale float32, code uint8, y float32) {
 	xf := float64(x)
 	if math.IsNaN(xf) || math.IsInf(xf, 0) {
 		c.s.NonFinite++
@@ -151,7 +151,7 @@ func (c *chunkStats) element(x, sx float32, code uint8, y float32) {
 	if x != 0 && y == 0 {
 		c.s.Underflow++
 	}
-	if c.edge[code] && c.q.Format.Overflows(float64(sx), c.mode) {
+	if c.edge[code] && c.q.Format.Overflows(float64(x*scale), c.mode) {
 		c.s.Overflow++
 	}
 }

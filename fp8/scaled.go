@@ -1,0 +1,123 @@
+package fp8
+
+import (
+	"fmt"
+	"math"
+)
+
+// EncodeScaledSlice32 encodes src[j]·scales[j/blockLen] into dst (same
+// length as src), the product formed in float32, in mode m (not
+// Stochastic). It gives the codes EncodeSlice32 gives for the products, but
+// forms each product in the encode loop rather than in a buffer the encoder
+// reads back: per-tensor, per-row and per-block quantizers use it to encode
+// in the same pass as they scale. It runs on the calling goroutine.
+func (f *Format) EncodeScaledSlice32(dst []uint8, src, scales []float32, blockLen int, m Mode) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	if err := checkLengths(len(dst), len(src)); err != nil {
+		return err
+	}
+	if blockLen < 1 || len(scales) < (len(src)+blockLen-1)/blockLen {
+		return fmt.Errorf("%w: %d scales for %d values in blocks of %d", ErrLength, len(scales), len(src), blockLen)
+	}
+	if m.Round == Stochastic {
+		return fmt.Errorf("%w: stochastic rounding needs random bits", ErrInvalidMode)
+	}
+	if err := m.check(); err != nil {
+		return err
+	}
+	var buf [bulkBlock]float32
+	for lo := 0; lo < len(src); {
+		b := lo / blockLen
+		hi := min((b+1)*blockLen, len(src), lo+bulkBlock)
+		s, d := src[lo:hi], dst[lo:hi]
+		var i int
+		var err error
+		switch {
+		case f.fast.kind == kindE4M3FN && m.Round == NearestEven && m.Overflow != NoSaturate:
+			i, err = f.finishScaled(d, s, scales[b], m, nearestScaledE4M3FN(d, s, scales[b]))
+		case f.fast.kind == kindE5M2 && m.Round == NearestEven && m.Overflow != NoSaturate:
+			i, err = f.finishScaled(d, s, scales[b], m, nearestScaledE5M2(d, s, scales[b]))
+		default:
+			t := buf[:len(s)]
+			for k, x := range s {
+				t[k] = x * scales[b]
+			}
+			i, err = f.encodeSlice32Serial(d, t, m)
+		}
+		if err != nil {
+			return elementError(lo+i, err)
+		}
+		lo = hi
+	}
+	return nil
+}
+
+// encodeSlice32Serial is EncodeSlice32's work on one goroutine; m has been
+// checked and is not Stochastic.
+func (f *Format) encodeSlice32Serial(dst []uint8, src []float32, m Mode) (int, error) {
+	if f.fast.ok && m.Round != AwayFromZero {
+		return f.encodeFast32(dst, src, m)
+	}
+	return f.encodeCore32(dst, src, m)
+}
+
+// finishScaled redoes with the core the elements whose product x·scale is
+// NaN or ±Inf, when special (from a scaled kernel) says there are any.
+func (f *Format) finishScaled(d []uint8, s []float32, scale float32, m Mode, special uint32) (int, error) {
+	if special>>31 == 0 {
+		return -1, nil
+	}
+	for i, x := range s {
+		p := x * scale
+		if math.Float32bits(p)&0x7FFFFFFF >= 0x7F800000 {
+			c, _, err := f.encode(float64(p), m, 0)
+			if err != nil {
+				return i, err
+			}
+			d[i] = c
+		}
+	}
+	return -1, nil
+}
+
+// nearestScaledE4M3FN is nearestE4M3FN (saturating) of s[i]·scale.
+func nearestScaledE4M3FN(d []uint8, s []float32, scale float32) uint32 {
+	d = d[:len(s)]
+	var special uint32
+	for i, x := range s {
+		u := math.Float32bits(x * scale)
+		a := u & 0x7FFFFFFF
+		mag := (a - biasE4M3FN + (1<<(dropE4M3FN-1) - 1) + (a>>dropE4M3FN)&1) >> dropE4M3FN
+		if a-minNormalE4M3FN >= 0x7F800000-minNormalE4M3FN {
+			if a >= 0x7F800000 {
+				special = 1 << 31
+			} else {
+				mag = math.Float32bits(math.Float32frombits(a)+magicE4M3FN) - magicBitsE4M3FN
+			}
+		}
+		d[i] = uint8(min(mag, maxMagE4M3FN)) | uint8(u>>24)&0x80
+	}
+	return special
+}
+
+// nearestScaledE5M2 is nearestE5M2 (saturating) of s[i]·scale.
+func nearestScaledE5M2(d []uint8, s []float32, scale float32) uint32 {
+	d = d[:len(s)]
+	var special uint32
+	for i, x := range s {
+		u := math.Float32bits(x * scale)
+		a := u & 0x7FFFFFFF
+		mag := (a - biasE5M2 + (1<<(dropE5M2-1) - 1) + (a>>dropE5M2)&1) >> dropE5M2
+		if a-minNormalE5M2 >= 0x7F800000-minNormalE5M2 {
+			if a >= 0x7F800000 {
+				special = 1 << 31
+			} else {
+				mag = math.Float32bits(math.Float32frombits(a)+magicE5M2) - magicBitsE5M2
+			}
+		}
+		d[i] = uint8(min(mag, maxMagE5M2)) | uint8(u>>24)&0x80
+	}
+	return special
+}
