@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/require"
 )
 
@@ -148,7 +149,7 @@ func TestBulkKernelsMatchCore(t *testing.T) {
 func TestExhaustiveBulkModes(t *testing.T) {
 	const chunkBits = 20
 	step := 257
-	if long() {
+	if testenv.Long() {
 		step = 3
 	}
 	modes := []Mode{{Round: TowardZero}, {Round: NearestEven, Overflow: NoSaturate},
