@@ -1,0 +1,95 @@
+// Package compare runs the training lab's experiments: one recipe that can
+// be stopped midway and reports its progress (Run), and many recipes over
+// many seeds from the same initial weights and data order (Compare), run
+// on several cores with results bit-identical to a serial run. Summarize
+// turns the runs into the comparison table (final validation loss and
+// perplexity with their spread over seeds, the gap to a baseline, the first
+// step at which each recipe reaches the baseline's final loss, overflow and
+// underflow totals); Judge says whether a measured difference is larger than
+// that spread.
+//
+// Like package train it imports no rendering package: cmd/fp8lab draws the
+// curves, docs/training writes the report.
+package compare
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/fp8lab/fp8lab/train"
+)
+
+// MaxSteps bounds the steps of one run: a million steps of the smallest
+// configuration would take hours, of the reference one weeks.
+const MaxSteps = 1_000_000
+
+// MaxSeeds bounds the seeds of a comparison.
+const MaxSeeds = 100
+
+// Step is what a progress callback sees after each training step.
+type Step struct {
+	Recipe string
+	Seed   uint64
+	train.StepResult
+	Steps int // planned steps of the run
+}
+
+// Run trains cfg under r for steps steps from seed over data, exactly as
+// train.Run does (the same losses, bit for bit, and the same record), but
+// calls onStep (if not nil) after every step and stops early when ctx is
+// done: it then takes a last validation loss at the step it stopped at and
+// returns the run so far with stopped set. Result.Steps is the number of
+// steps done.
+func Run(ctx context.Context, cfg train.Config, r *train.Recipe, seed uint64, steps int, data *train.Corpus, onStep func(Step)) (res *train.Result, stopped bool, err error) {
+	if steps > MaxSteps {
+		return nil, false, fmt.Errorf("compare: %d steps is more than the bound of %d", steps, MaxSteps)
+	}
+	start := time.Now()
+	tr, err := train.NewTrainer(cfg, r, seed, steps, data)
+	if err != nil {
+		return nil, false, err
+	}
+	res = &train.Result{Config: cfg, Recipe: *r, Seed: seed, Steps: steps, Corpus: data.Source}
+	eval := func() error {
+		l, err := tr.ValLoss()
+		if err != nil {
+			return err
+		}
+		res.Val = append(res.Val, train.EvalPoint{Step: tr.Steps(), Loss: l})
+		if tr.Steps() > 0 {
+			res.Stats = append(res.Stats, train.StatsPoint{Step: tr.Steps(), Operands: tr.Stats()})
+		}
+		return nil
+	}
+	if err := eval(); err != nil {
+		return nil, false, err
+	}
+	for s := 1; s <= steps; s++ {
+		if ctx.Err() != nil {
+			stopped = true
+			res.Steps = s - 1
+			if s > 1 && res.Val[len(res.Val)-1].Step != s-1 {
+				if err := eval(); err != nil {
+					return res, true, err
+				}
+			}
+			break
+		}
+		st, err := tr.Step()
+		if err != nil {
+			return res, false, err
+		}
+		res.TrainLoss = append(res.TrainLoss, st.Loss)
+		if s == steps || cfg.EvalEvery > 0 && s%cfg.EvalEvery == 0 {
+			if err := eval(); err != nil {
+				return res, false, err
+			}
+		}
+		if onStep != nil {
+			onStep(Step{Recipe: r.Name, Seed: seed, StepResult: st, Steps: steps})
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, stopped, nil
+}
