@@ -1,0 +1,327 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fp8lab/fp8lab/internal/cmdline"
+	"github.com/fp8lab/fp8lab/internal/outfile"
+	"github.com/fp8lab/fp8lab/train"
+	"github.com/fp8lab/fp8lab/train/compare"
+)
+
+func init() {
+	commands["train"] = command{"train the byte-level GPT under an FP8 recipe, or --compare recipes over seeds", runTrain}
+}
+
+// interruptContext is the context a training command stops on: Ctrl-C.
+// Tests replace it.
+var interruptContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+// trainFlags are the flags of fp8lab train.
+type trainFlags struct {
+	recipe, recipeFile, config, corpus, out, png, compare string
+	steps, seeds, workers, evalEvery, corpusBytes         int
+	seed                                                  uint64
+	asJSON, progress                                      bool
+}
+
+const trainSynopsis = "--recipe NAME|--recipe-file r.json --steps N [--seed S] [--config classroom|reference] [--corpus FILE] [--json] [-o run.json]\n" +
+	"       fp8lab train --compare NAME,... [NAME ...] [--seeds 3] [--steps N] [--config ...] [--png curves.png] [-o runs.json]"
+
+func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := prog.Flags("train", trainSynopsis, stderr)
+	var f trainFlags
+	fs.StringVar(&f.recipe, "recipe", "", "a built-in recipe: "+strings.Join(train.RecipeNames(), ", "))
+	fs.StringVar(&f.recipeFile, "recipe-file", "", "a recipe as JSON (the fields of train.Recipe)")
+	fs.StringVar(&f.compare, "compare", "", "compare these recipes (comma-separated, or followed by more names)")
+	fs.IntVar(&f.steps, "steps", 200, fmt.Sprintf("training steps of each run (1..%d)", compare.MaxSteps))
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the initial weights and the data order (compare: the first seed)")
+	fs.IntVar(&f.seeds, "seeds", 3, fmt.Sprintf("compare: seeds per recipe, seed, seed+1, ... (1..%d)", compare.MaxSeeds))
+	fs.StringVar(&f.config, "config", "classroom", "model and schedule: "+strings.Join(train.ConfigNames(), ", "))
+	fs.StringVar(&f.corpus, "corpus", "", "train on this text file (default: the Go distribution's own source)")
+	fs.IntVar(&f.corpusBytes, "corpus-bytes", 2<<20, "bytes of Go source to read when no --corpus is given")
+	fs.IntVar(&f.evalEvery, "eval-every", 0, "steps between validation losses (0: the config's)")
+	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "compare: runs trained at once (results do not depend on it)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the run (or runs) as JSON instead of a table")
+	fs.StringVar(&f.out, "o", "", "also write the run (or runs) as JSON to this file ('-' for stdout)")
+	fs.StringVar(&f.png, "png", "", "compare: draw the mean validation-loss curves to this PNG")
+	fs.BoolVar(&f.progress, "progress", false, "show the progress line on stderr even when it is not a terminal")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := f.check(pos); err != nil {
+		return err
+	}
+	for _, name := range []string{f.out, f.png} {
+		if name != "" {
+			if err := outfile.Check(name); err != nil {
+				return err
+			}
+		}
+	}
+	cfg, err := train.ConfigByName(f.config)
+	if err != nil {
+		return cmdline.Usagef("%v", err)
+	}
+	if f.evalEvery > 0 {
+		cfg.EvalEvery = f.evalEvery
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	if f.compare != "" || len(pos) > 0 {
+		return runCompare(ctx, &f, append(splitNames(f.compare), pos...), cfg, args, stdout, stderr)
+	}
+	r, err := f.loadRecipe()
+	if err != nil {
+		return err
+	}
+	data, err := f.loadCorpus()
+	if err != nil {
+		return err
+	}
+	pr := newProgress(stderr, f.progress, 1, f.steps, cfg.TokensPerStep())
+	res, stopped, err := compare.Run(ctx, cfg, r, f.seed, f.steps, data, pr.step)
+	pr.done()
+	if err != nil {
+		return err
+	}
+	rec := newRunRecord(res, stopped)
+	if err := f.emit(stdout, rec, func(w io.Writer) error { return rec.writeText(w) }); err != nil {
+		return err
+	}
+	if stopped {
+		return fmt.Errorf("interrupted after %d of %d steps (the run so far is above)", res.Steps, f.steps)
+	}
+	return nil
+}
+
+// check reports flag combinations that make no sense, as usage errors.
+func (f *trainFlags) check(pos []string) error {
+	comparing := f.compare != "" || len(pos) > 0
+	switch {
+	case f.steps < 1:
+		return cmdline.Usagef("--steps %d: want at least 1", f.steps)
+	case f.steps > compare.MaxSteps:
+		return cmdline.Usagef("--steps %d: at most %d steps", f.steps, compare.MaxSteps)
+	case f.evalEvery < 0:
+		return cmdline.Usagef("--eval-every %d: want 0 or more", f.evalEvery)
+	case comparing && (f.recipe != "" || f.recipeFile != ""):
+		return cmdline.Usagef("give --compare or --recipe/--recipe-file, not both")
+	case comparing && (f.seeds < 1 || f.seeds > compare.MaxSeeds):
+		return cmdline.Usagef("--seeds %d: want 1..%d", f.seeds, compare.MaxSeeds)
+	case comparing && f.workers < 1:
+		return cmdline.Usagef("--workers %d: want at least 1", f.workers)
+	case !comparing && f.png != "":
+		return cmdline.Usagef("--png draws the curves of --compare")
+	case !comparing && f.recipe == "" && f.recipeFile == "":
+		return cmdline.Usagef("give --recipe NAME, --recipe-file r.json or --compare NAME,...")
+	case f.recipe != "" && f.recipeFile != "":
+		return cmdline.Usagef("give --recipe or --recipe-file, not both")
+	case f.corpusBytes < 1:
+		return cmdline.Usagef("--corpus-bytes %d: want at least 1", f.corpusBytes)
+	}
+	return nil
+}
+
+func splitNames(s string) []string {
+	var out []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// loadRecipe returns the recipe of --recipe or --recipe-file.
+func (f *trainFlags) loadRecipe() (*train.Recipe, error) {
+	if f.recipe != "" {
+		r, err := train.RecipeByName(f.recipe)
+		if err != nil {
+			return nil, cmdline.Usagef("%v", err)
+		}
+		return r, nil
+	}
+	file, err := os.Open(f.recipeFile)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	r, err := train.ParseRecipe(io.LimitReader(file, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.recipeFile, err)
+	}
+	if r.Name == "" {
+		r.Name = strings.TrimSuffix(f.recipeFile, ".json")
+	}
+	return r, nil
+}
+
+// loadCorpus reads --corpus, or the Go source.
+func (f *trainFlags) loadCorpus() (*train.Corpus, error) {
+	if f.corpus != "" {
+		return train.ReadTextCorpus(f.corpus)
+	}
+	return train.GoSourceCorpus(train.GoRoot(), f.corpusBytes)
+}
+
+// emit prints v as JSON (--json) or with text, and writes it as JSON to -o.
+func (f *trainFlags) emit(stdout io.Writer, v any, text func(io.Writer) error) error {
+	var js bytes.Buffer
+	if err := cmdline.WriteJSON(&js, v); err != nil {
+		return err
+	}
+	if f.out != "" {
+		if err := outfile.Write(f.out, stdout, js.Bytes()); err != nil {
+			return err
+		}
+		if f.out == outfile.Stdout {
+			return nil
+		}
+	}
+	if f.asJSON {
+		_, err := stdout.Write(js.Bytes())
+		return err
+	}
+	return text(stdout)
+}
+
+// runRecord is what fp8lab train prints and writes for one run: the
+// train.Result and a digest of it.
+type runRecord struct {
+	*train.Result
+	Stopped bool `json:"stopped,omitempty"`
+	// FinalTrain is the mean training loss of the last (up to) 10 steps.
+	FinalTrain float64 `json:"final_train_loss"`
+	FinalVal   float64 `json:"final_val_loss"`
+	Perplexity float64 `json:"val_perplexity"` // exp(FinalVal), per byte
+	// Totals are the operand statistics summed over the run.
+	Totals []train.OperandStats `json:"operand_totals"`
+}
+
+func newRunRecord(res *train.Result, stopped bool) *runRecord {
+	rec := &runRecord{Result: res, Stopped: stopped, FinalVal: res.FinalVal(), Totals: compare.OperandTotals(res)}
+	rec.Perplexity = math.Exp(rec.FinalVal)
+	if n := min(len(res.TrainLoss), 10); n > 0 {
+		for _, l := range res.TrainLoss[len(res.TrainLoss)-n:] {
+			rec.FinalTrain += l
+		}
+		rec.FinalTrain /= float64(n)
+	} else {
+		rec.FinalTrain = math.NaN()
+	}
+	return rec
+}
+
+// MarshalJSON writes NaN as null (a run stopped before its first step has
+// no training loss).
+func (r *runRecord) MarshalJSON() ([]byte, error) {
+	type plain runRecord
+	if math.IsNaN(r.FinalTrain) {
+		c := *r
+		c.FinalTrain = 0
+		return json.Marshal((*plain)(&c))
+	}
+	return json.Marshal((*plain)(r))
+}
+
+func (r *runRecord) writeText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "recipe %s, config %s (%d parameters), seed %d, %d steps (%.1f s)\n",
+		r.Recipe.Name, r.Config.Name, r.Config.NumParams(), r.Seed, r.Steps, r.Seconds)
+	fmt.Fprintf(&b, "corpus: %s\n", r.Corpus)
+	if r.Stopped {
+		b.WriteString("stopped early: these are the numbers of the run so far\n")
+	}
+	fmt.Fprintf(&b, "train loss      %.4f nats/byte (mean of the last %d steps)\n", r.FinalTrain, min(len(r.TrainLoss), 10))
+	fmt.Fprintf(&b, "validation loss %.4f nats/byte at step %d\n", r.FinalVal, r.Val[len(r.Val)-1].Step)
+	fmt.Fprintf(&b, "perplexity      %.3f per byte\n", r.Perplexity)
+	var over, under int64
+	for _, o := range r.Totals {
+		over += o.Overflow
+		under += o.Underflow
+	}
+	if len(r.Totals) == 0 {
+		b.WriteString("no operand was quantized (float32 recipe)\n")
+	} else {
+		fmt.Fprintf(&b, "\noverflow %d, underflow %d in all; by layer, product and operand:\n", over, under)
+		fmt.Fprintf(&b, "%-10s %-12s %-12s %12s %10s %10s %14s\n", "layer", "product", "operand", "amax", "overflow", "underflow", "elements")
+		for _, o := range r.Totals {
+			fmt.Fprintf(&b, "%-10s %-12s %-12s %12.4g %10d %10d %14d\n", o.Layer, o.Product, o.Operand, o.Amax, o.Overflow, o.Underflow, o.Elements)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// progress draws one line on stderr, rewritten in place: step, loss,
+// tokens per second and the time left. It draws only on a terminal, or
+// when forced, and at most five times a second.
+type progress struct {
+	w         io.Writer
+	on        bool
+	runs      int // runs in all
+	steps     int // steps per run
+	tokens    int // tokens per step
+	start     time.Time
+	last      time.Time
+	doneSteps int // steps done over all runs
+	drawn     bool
+}
+
+func newProgress(w io.Writer, force bool, runs, steps, tokens int) *progress {
+	return &progress{w: w, on: force || isTerminal(w), runs: runs, steps: steps, tokens: tokens, start: time.Now()}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func (p *progress) step(s compare.Step) {
+	p.doneSteps++
+	if !p.on {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.last) < 200*time.Millisecond && p.doneSteps < p.runs*p.steps {
+		return
+	}
+	p.last = now
+	el := now.Sub(p.start).Seconds()
+	rate := float64(p.doneSteps*p.tokens) / el
+	eta := time.Duration(float64(p.runs*p.steps-p.doneSteps) * el / float64(p.doneSteps) * float64(time.Second)).Round(time.Second)
+	who := ""
+	if p.runs > 1 {
+		who = fmt.Sprintf("%s seed %d, %d/%d steps in all, ", s.Recipe, s.Seed, p.doneSteps, p.runs*p.steps)
+	}
+	fmt.Fprintf(p.w, "\r%sstep %d/%d  loss %.4f  %s tok/s  ETA %s   ", who, s.Step, s.Steps, s.Loss,
+		strconv.FormatFloat(rate, 'f', 0, 64), eta)
+	p.drawn = true
+}
+
+// done ends the progress line.
+func (p *progress) done() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+	}
+}
