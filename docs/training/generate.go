@@ -1,0 +1,117 @@
+// Command training regenerates docs/training.md: it runs `fp8lab train
+// --compare` (the recipes × seeds of the classroom configuration by
+// default), draws the curves to docs/training/curves.png, and writes the
+// measured table beside the claims of the seed documents and papers, with a
+// verdict for each that is computed from the numbers: a difference no
+// larger than the spread over seeds is "too small to tell". Run it from the
+// repository root:
+//
+//	go run ./docs/training [-config reference] [-runs runs.json]
+//
+// With -runs it writes the page from an existing `fp8lab train --compare -o`
+// file (whose curves PNG that command drew) instead of training again.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/fp8lab/fp8lab/internal/outfile"
+	"github.com/fp8lab/fp8lab/train/compare"
+)
+
+// The runs of each configuration: the recipes that fit its time budget on
+// the 2-core machine and the steps that take the float32 loss past the fast
+// early drop.
+var plans = map[string]struct {
+	recipes string
+	steps   int
+}{
+	"classroom": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,e5m2-grads,delayed,mxfp8,nvfp4,bf16-weights-rtn,bf16-weights-sr", 400},
+	"reference": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 500},
+}
+
+func main() {
+	config := flag.String("config", "classroom", "classroom or reference")
+	seeds := flag.Int("seeds", 3, "seeds per recipe")
+	runs := flag.String("runs", "", "write the page from this `fp8lab train --compare -o` file instead of training")
+	out := flag.String("o", filepath.Join("docs", "training.md"), "the page to write")
+	flag.Parse()
+	if err := generate(*config, *seeds, *runs, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "training:", err)
+		os.Exit(1)
+	}
+}
+
+func generate(config string, seeds int, runs, out string) error {
+	plan, ok := plans[config]
+	if !ok {
+		return fmt.Errorf("unknown config %q (classroom or reference)", config)
+	}
+	if runs == "" {
+		tmp, err := os.MkdirTemp("", "fp8lab-training")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		bin := filepath.Join(tmp, "fp8lab")
+		if err := command("go", "build", "-o", bin, "./cmd/fp8lab"); err != nil {
+			return fmt.Errorf("build fp8lab (run from the repository root): %w", err)
+		}
+		runs = filepath.Join(tmp, "runs.json")
+		if err := command(bin, "train", "--compare", plan.recipes, "--seeds", fmt.Sprint(seeds),
+			"--steps", fmt.Sprint(plan.steps), "--config", config, "--png", curvesPNG, "-o", runs, "--progress"); err != nil {
+			return err
+		}
+	}
+	b, err := os.ReadFile(runs)
+	if err != nil {
+		return err
+	}
+	var rec Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return fmt.Errorf("%s: %w", runs, err)
+	}
+	page, err := Render(&rec)
+	if err != nil {
+		return err
+	}
+	if err := outfile.WriteFile(out, []byte(page)); err != nil {
+		return err
+	}
+	fmt.Println("wrote", out)
+	return nil
+}
+
+// curvesPNG is where the curves go, relative to the repository root (and
+// the page links it relative to docs/).
+const curvesPNG = "docs/training/curves.png"
+
+func command(name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	return cmd.Run()
+}
+
+// Record is the part of an `fp8lab train --compare -o` file the page uses.
+type Record struct {
+	compare.Set
+	Date    string  `json:"date"`
+	Machine string  `json:"machine"`
+	Seconds float64 `json:"seconds"`
+}
+
+// notRunReason says why a named recipe is missing from a run.
+func notRunReason(name string) string {
+	switch name {
+	case "deepseek", "fast-accum-bwd":
+		return "emulates fast accumulation product by product (scaling.ScaledMatMul), which makes a step " +
+			"13–19× slower than a float32 step on this machine: its 3 seeds alone would take longer than " +
+			"this run's 10-minute budget"
+	}
+	return "not in this run's list of recipes"
+}
