@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -166,7 +167,7 @@ func (f *trainFlags) loadRecipe() (*train.Recipe, error) {
 		return nil, fmt.Errorf("%s: %w", f.recipeFile, err)
 	}
 	if r.Name == "" {
-		r.Name = strings.TrimSuffix(f.recipeFile, ".json")
+		r.Name = strings.TrimSuffix(filepath.Base(f.recipeFile), ".json")
 	}
 	return r, nil
 }

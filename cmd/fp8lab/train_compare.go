@@ -82,7 +82,10 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 	if err != nil {
 		return err
 	}
-	if f.png != "" {
+	if set.Stopped && !finite(sum) {
+		sum = nil // too few finished runs for a table (JSON has no NaN)
+	}
+	if f.png != "" && sum != nil {
 		img, err := drawCurves(set, sum)
 		if err != nil {
 			return err
@@ -101,6 +104,10 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 			fmt.Fprintln(w, "stopped early: only the runs that finished are in the table")
 		}
 		fmt.Fprintln(w)
+		if sum == nil {
+			fmt.Fprintln(w, "too few runs finished for a table")
+			return nil
+		}
 		if err := sum.WriteTable(w); err != nil {
 			return err
 		}
@@ -116,6 +123,19 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 		return fmt.Errorf("interrupted: the table holds the runs that finished")
 	}
 	return nil
+}
+
+// finite reports whether every number of the summary is finite: a recipe
+// without a finished run has NaNs.
+func finite(sum *compare.Summary) bool {
+	for _, r := range sum.Rows {
+		for _, v := range []float64{r.ValMean, r.ValStd, r.ValMin, r.ValMax, r.PPL, r.PPLMin, r.PPLMax, r.GapPct, r.PPLGapPct, r.Seconds} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func seedList(seeds []uint64) string {

@@ -140,6 +140,26 @@ func TestTrainInterrupted(t *testing.T) {
 	assert.Len(t, got.Val, 1)
 }
 
+func TestTrainCompareInterrupted(t *testing.T) {
+	old := interruptContext
+	defer func() { interruptContext = old }()
+	interruptContext = func() (context.Context, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		return ctx, cancel
+	}
+	out := filepath.Join(t.TempDir(), "runs.json")
+	code, stdout, errOut := cli(t, "", "train", "--compare", "fp32,bf16", "--steps", "5", "--config", "tiny", "--corpus", trainCorpus(t), "-o", out)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "interrupted")
+	assert.Contains(t, stdout, "stopped early")
+	var f compareFile
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &f))
+	assert.True(t, f.Stopped)
+}
+
 // compareFile is the part of the --compare JSON the tests read.
 type compareFile struct {
 	compare.Set
