@@ -19,8 +19,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	"github.com/fp8lab/fp8lab/internal/outfile"
+	"github.com/fp8lab/fp8lab/train"
 	"github.com/fp8lab/fp8lab/train/compare"
 )
 
@@ -76,6 +78,9 @@ func generate(config string, seeds int, runs, out string) error {
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return fmt.Errorf("%s: %w", runs, err)
 	}
+	if rec.NotRun, err = timeSlow(&rec); err != nil {
+		return err
+	}
 	page, err := Render(&rec)
 	if err != nil {
 		return err
@@ -103,15 +108,61 @@ type Record struct {
 	Date    string  `json:"date"`
 	Machine string  `json:"machine"`
 	Seconds float64 `json:"seconds"`
+	// NotRun says why a named recipe that is missing was left out (the
+	// generator fills it; a recipe not in it was just not chosen).
+	NotRun map[string]string `json:"-"`
 }
 
-// notRunReason says why a named recipe is missing from a run.
-func notRunReason(name string) string {
-	switch name {
-	case "deepseek", "fast-accum-bwd":
-		return "emulates fast accumulation product by product (scaling.ScaledMatMul), which makes a step " +
-			"13–19× slower than a float32 step on this machine: its 3 seeds alone would take longer than " +
-			"this run's 10-minute budget"
+// slowRecipes emulate fast accumulation product by product
+// (scaling.ScaledMatMul); the generator times them when they are left out.
+var slowRecipes = []string{"deepseek", "fast-accum-bwd"}
+
+// timeSlow measures a step of each slow recipe that the record lacks
+// against a float32 step (timedSteps steps of the record's configuration,
+// one after another on this machine) and says why it was left out.
+func timeSlow(rec *Record) (map[string]string, error) {
+	const timedSteps = 20
+	ran := map[string]bool{}
+	for _, n := range rec.Recipes {
+		ran[n] = true
 	}
-	return "not in this run's list of recipes"
+	data, err := train.GoSourceCorpus(train.GoRoot(), 1<<20)
+	if err != nil {
+		return nil, err
+	}
+	perStep := func(name string) (float64, error) {
+		r, err := train.RecipeByName(name)
+		if err != nil {
+			return 0, err
+		}
+		cfg := rec.Config
+		cfg.EvalEvery = 0
+		start := time.Now()
+		if _, err := train.Run(cfg, r, 1, timedSteps, data); err != nil {
+			return 0, err
+		}
+		return time.Since(start).Seconds() / timedSteps, nil
+	}
+	reasons := map[string]string{}
+	var base float64
+	for _, n := range slowRecipes {
+		if ran[n] {
+			continue
+		}
+		if base == 0 {
+			if base, err = perStep("fp32"); err != nil {
+				return nil, err
+			}
+		}
+		t, err := perStep(n)
+		if err != nil {
+			return nil, err
+		}
+		reasons[n] = fmt.Sprintf("it emulates fast accumulation product by product (scaling.ScaledMatMul): "+
+			"a step took %.0f ms against float32's %.0f ms (%.0f×; %d steps each, timed by the generator), so its "+
+			"%d seeds × %d steps would add about %.0f minutes of CPU time to a comparison meant to fit in 10 minutes "+
+			"on 2 cores", 1000*t, 1000*base, t/base, timedSteps, len(rec.Seeds), rec.Steps,
+			t*float64(len(rec.Seeds)*rec.Steps)/60)
+	}
+	return reasons, nil
 }

@@ -34,9 +34,14 @@ type Claim struct {
 // pct formats a percentage with its sign.
 func pct(v float64) string { return fmt.Sprintf("%+.2f%%", v) }
 
-// diffText describes a difference and its spread.
+// diffText describes a difference, seed by seed, and its spread.
 func diffText(d compare.Difference, what string) string {
-	return fmt.Sprintf("%s of %s against %s: %s; spread over seeds %.2f%%", what, d.A, d.B, pct(d.GapPct), d.SpreadPct)
+	per := make([]string, len(d.PerSeed))
+	for i, g := range d.PerSeed {
+		per[i] = fmt.Sprintf("%+.2f", g)
+	}
+	return fmt.Sprintf("%s of %s against %s: %s (seed by seed %s); spread over seeds %.2f points",
+		what, d.A, d.B, pct(d.GapPct), strings.Join(per, ", "), d.SpreadPct)
 }
 
 // claims are the claims the page sets its measurements beside.
@@ -51,7 +56,7 @@ var claims = []Claim{
 		Test: func(s *compare.Summary) Verdict {
 			d, err := s.Diff("e5m2-grads", "bf16", true)
 			if err != nil {
-				return Verdict{NotMeasured, "—", "needs the recipes e5m2-grads (E4M3 forward, E5M2 gradients) and bf16"}
+				return Verdict{NotMeasured, "", "needs the recipes e5m2-grads (E4M3 forward, E5M2 gradients) and bf16"}
 			}
 			v := Verdict{Measured: diffText(d, "perplexity")}
 			switch {
@@ -76,8 +81,8 @@ var claims = []Claim{
 		Test: func(s *compare.Summary) Verdict {
 			d, err := s.Diff("deepseek", "bf16", false)
 			if err != nil {
-				return Verdict{NotMeasured, "—", "deepseek was not run: " + notRunReason("deepseek") +
-					" (the bound is applied to the recipes that ran in the next table)"}
+				return Verdict{NotMeasured, "", "deepseek was not run (see above); " +
+					"the next table applies the bound to the recipes that ran"}
 			}
 			return boundVerdict(d, 0.25)
 		},
@@ -90,7 +95,7 @@ var claims = []Claim{
 		Test: func(s *compare.Summary) Verdict {
 			d, err := s.Diff("e5m2-grads", "tensorwise", false)
 			if err != nil {
-				return Verdict{NotMeasured, "—", "needs the recipes e5m2-grads and tensorwise"}
+				return Verdict{NotMeasured, "", "needs the recipes e5m2-grads and tensorwise"}
 			}
 			v := Verdict{Measured: diffText(d, "validation loss")}
 			switch {
@@ -127,7 +132,7 @@ func boundVerdict(d compare.Difference, bound float64) Verdict {
 func pairVerdict(s *compare.Summary, a, b string) Verdict {
 	d, err := s.Diff(a, b, false)
 	if err != nil {
-		return Verdict{NotMeasured, "—", fmt.Sprintf("needs %s and %s", a, b)}
+		return Verdict{NotMeasured, "", fmt.Sprintf("needs %s and %s", a, b)}
 	}
 	v := Verdict{Measured: diffText(d, "validation loss")}
 	switch {
@@ -175,7 +180,8 @@ func Render(rec *Record) (string, error) {
 		"the %d seeds; perplexity per byte is exp(loss); the gap is the mean loss against %s's; \"reaches\" is "+
 		"the first evaluated step (every %d) at which the mean loss is at most %s's final one; overflow and "+
 		"underflow count elements, summed over layers, products, steps and seeds. The last column compares "+
-		"each recipe with %s: \"%s\" when the gap is no larger than the spread over seeds.\n\n",
+		"each recipe with %s seed by seed: \"%s\" when the gap is no larger than its spread over seeds "+
+		"(see below).\n\n",
 		len(rec.Seeds), sum.Baseline, cfg.EvalEvery, sum.Baseline, sum.Baseline, TooSmall)
 	head := append(compare.Header(sum.Baseline), "against "+sum.Baseline)
 	w("| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
@@ -198,7 +204,11 @@ func Render(rec *Record) (string, error) {
 	missing := 0
 	for _, n := range train.RecipeNames() {
 		if !ran[n] {
-			w("- %s: %s.\n", n, notRunReason(n))
+			why := rec.NotRun[n]
+			if why == "" {
+				why = "not chosen for this run"
+			}
+			w("- %s: %s.\n", n, why)
 			missing++
 		}
 	}
@@ -213,17 +223,21 @@ func Render(rec *Record) (string, error) {
 	for _, c := range claims {
 		v := c.Test(sum)
 		w("### %s\n\n> %s\n>\n> — %s\n\n", c.Title, c.Fact, c.Source)
+		if v.Word == NotMeasured {
+			w("Verdict: **%s**: %s.\n\n", v.Word, v.Why)
+			continue
+		}
 		w("Measured: %s.\n\nVerdict: **%s** (%s).\n\n", v.Measured, v.Word, v.Why)
 	}
 
 	w("### The 0.25%% bound applied to the FP8 recipes that ran\n\n")
-	w("| recipe | gap to bf16 | spread | within 0.25%%? |\n| --- | --- | --- | --- |\n")
+	w("| recipe | gap to bf16 | spread over seeds (points) | within 0.25%%? |\n| --- | --- | --- | --- |\n")
 	for _, n := range fp8Recipes {
 		d, err := sum.Diff(n, "bf16", false)
 		if err != nil {
 			continue
 		}
-		w("| %s | %s | %.2f%% | %s |\n", n, pct(d.GapPct), d.SpreadPct, boundVerdict(d, 0.25).Word)
+		w("| %s | %s | %.2f | %s |\n", n, pct(d.GapPct), d.SpreadPct, boundVerdict(d, 0.25).Word)
 	}
 
 	w("\n## The issue's comparisons\n\n")
@@ -243,19 +257,23 @@ func Render(rec *Record) (string, error) {
 	}
 
 	w("\n## How the verdicts are computed\n\n")
-	w("- The spread of a comparison is the larger of the two recipes' spreads over seeds (largest minus "+
-		"smallest final value), in percent of the second recipe's mean. A gap no larger than that spread is "+
-		"\"%s\": at this size the sign of the gap could change with the seeds.\n", TooSmall)
+	w("- Runs of the same seed start from the same weights and see the same batches, so a comparison "+
+		"is made seed by seed: the gap of each seed alone (A's final validation loss against B's, in "+
+		"percent), and its spread over seeds, the largest of those per-seed gaps minus the smallest (in "+
+		"percentage points). A gap (of the means, as in the table) no larger than that spread is \"%s\": "+
+		"the seeds disagree by more than the effect. The min/max columns of the table are the "+
+		"unpaired spread, which mostly measures how the seed's data and weights move every recipe alike.\n", TooSmall)
 	w("- Seed 003's claim (FP8 worse by +0.74%%, \"0.5–1%%\"): it %s when FP8 with E5M2 gradients "+
 		"(e5m2-grads) has a higher perplexity than bf16 by at most 1%%, and %s when it is better or worse by more.\n", Agrees, Differs)
-	w("- DeepSeek-V3's bound: it %s when |gap| + spread < 0.25%%, %s when |gap| − spread > 0.25%%.\n", Agrees, Differs)
+	w("- DeepSeek-V3's bound: it %s when |gap| + spread < 0.25%%, %s when |gap| − spread > 0.25%%, "+
+		"and is %s in between.\n", Agrees, Differs, TooSmall)
 	w("- The talk's claim: it %s when e5m2-grads ends with a higher loss than tensorwise (the same recipe "+
 		"with E4M3 gradients), %s when lower.\n\n", Agrees, Differs)
 
 	w("## Regenerating, and the reference configuration\n\n")
-	w("`go tool task training-doc` reruns this comparison (classroom configuration, about 10 minutes on " +
-		"the 2-core machine) and rewrites this page and its curves. `go tool task training-doc CONFIG=reference` " +
-		"runs the reference configuration (4 blocks of width 64, every named recipe × 3 seeds × 500 steps, " +
+	w("`go tool task training-doc` reruns this comparison (%s configuration, %.0f minutes of wall time "+
+		"here) and rewrites this page and its curves. ", cfg.Name, rec.Seconds/60)
+	w("`go tool task training-doc CONFIG=reference` runs the reference configuration (4 blocks of width 64, every named recipe × 3 seeds × 500 steps, " +
 		"sized for a 60-minute budget); ")
 	if cfg.Name == "reference" {
 		w("this page is that run.\n")

@@ -122,4 +122,7 @@ func TestCompareStops(t *testing.T) {
 	sum, err := Summarize(set, "")
 	require.NoError(t, err)
 	assert.Equal(t, 0, sum.Rows[0].Seeds, "runs cut short are not summarized")
+	assert.Nil(t, sum.Rows[0].Finals)
+	_, err = sum.Diff("fp32", "bf16", false)
+	assert.Error(t, err)
 }

@@ -3,41 +3,60 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fp8lab/fp8lab/train"
 )
 
 // Difference is recipe A measured against recipe B over the same seeds.
+// Runs of one seed share their initial weights and batches, so most of
+// what the seed changes is common to both recipes: the difference is taken
+// seed by seed, and its spread is how much those per-seed gaps disagree.
 type Difference struct {
 	A, B string
 	// GapPct is A's mean final validation loss (or perplexity) relative to
-	// B's, in percent.
+	// B's, in percent: the gap of the table.
 	GapPct float64
-	// SpreadPct is the larger of A's and B's spread over the seeds (largest
-	// minus smallest final value), in percent of B's mean.
+	// PerSeed is the same gap for each seed alone, in percent.
+	PerSeed []float64
+	// SpreadPct is the spread over seeds of the gap: the largest per-seed
+	// gap minus the smallest, in percentage points.
 	SpreadPct float64
 }
 
-// Resolved reports whether the gap is larger than the spread over seeds:
-// only then does the sign of the gap mean anything at this size.
+// Resolved reports whether the gap is larger than its spread over seeds:
+// only then does its sign mean anything at this size.
 func (d Difference) Resolved() bool { return math.Abs(d.GapPct) > d.SpreadPct }
 
 // Diff measures recipe a against recipe b, on the validation loss or (ppl)
-// on the perplexity.
+// on the perplexity. Both need a finished run for every seed.
 func (s *Summary) Diff(a, b string, ppl bool) (Difference, error) {
 	ra, rb := s.Row(a), s.Row(b)
-	if ra == nil || rb == nil || ra.Seeds == 0 || rb.Seeds == 0 {
-		return Difference{}, fmt.Errorf("compare: %s against %s: not both measured", a, b)
+	if ra == nil || rb == nil || ra.Finals == nil || rb.Finals == nil || len(ra.Finals) != len(rb.Finals) {
+		return Difference{}, fmt.Errorf("compare: %s against %s: not both measured on every seed", a, b)
 	}
-	d := Difference{A: a, B: b}
-	if ppl {
-		d.GapPct = 100 * (ra.PPL - rb.PPL) / rb.PPL
-		d.SpreadPct = 100 * max(ra.PPLMax-ra.PPLMin, rb.PPLMax-rb.PPLMin) / rb.PPL
-	} else {
-		d.GapPct = 100 * (ra.ValMean - rb.ValMean) / rb.ValMean
-		d.SpreadPct = 100 * max(ra.ValMax-ra.ValMin, rb.ValMax-rb.ValMin) / rb.ValMean
+	return Gap(ra.Finals, rb.Finals, ppl, a, b), nil
+}
+
+// Gap measures final losses a against b, seed by seed (the same seeds in
+// the same order, at least one), on the loss or (ppl) on exp(loss).
+func Gap(a, b []float64, ppl bool, nameA, nameB string) Difference {
+	val := func(l float64) float64 {
+		if ppl {
+			return math.Exp(l)
+		}
+		return l
 	}
-	return d, nil
+	d := Difference{A: nameA, B: nameB}
+	ma, _, _, _ := stats(a)
+	mb, _, _, _ := stats(b)
+	d.GapPct = 100 * (val(ma) - val(mb)) / val(mb)
+	for j := range a {
+		d.PerSeed = append(d.PerSeed, 100*(val(a[j])-val(b[j]))/val(b[j]))
+	}
+	lo, hi := slices.Min(d.PerSeed), slices.Max(d.PerSeed)
+	d.SpreadPct = hi - lo
+	return d
 }
 
 // OperandTotals sums a run's operand statistics over its steps: one entry

@@ -36,6 +36,9 @@ type Row struct {
 	// layer, step and seed.
 	Overflow  int64 `json:"overflow"`
 	Underflow int64 `json:"underflow"`
+	// Finals are the final validation losses seed by seed, in the order of
+	// the set's seeds; nil unless every seed finished.
+	Finals []float64 `json:"finals,omitempty"`
 	// Curve is the mean validation loss over the seeds at each evaluated step.
 	Curve []train.EvalPoint `json:"curve"`
 	// Seconds is the mean wall time of a run.
@@ -103,6 +106,9 @@ func Summarize(set *Set, baseline string) (*Summary, error) {
 			}
 		}
 		row.Seeds = len(finals)
+		if row.Seeds == len(set.Seeds) {
+			row.Finals = finals
+		}
 		row.ValMean, row.ValStd, row.ValMin, row.ValMax = stats(finals)
 		row.PPL, row.PPLMin, row.PPLMax = math.Exp(row.ValMean), math.Exp(row.ValMin), math.Exp(row.ValMax)
 		if row.Seeds > 0 {

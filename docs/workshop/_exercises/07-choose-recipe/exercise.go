@@ -8,9 +8,11 @@ import "errors"
 
 // Gap compares recipe a with recipe b from their final validation losses,
 // one per seed (the same seeds, so the same initial weights and data
-// order). It returns the gap, a's mean loss against b's in percent; the
-// spread, the larger of the two ranges (largest minus smallest loss) in
-// percent of b's mean; and resolved, whether the gap is larger than the spread.
+// order, seed j in a[j] and b[j]). It returns the gap, a's mean loss
+// against b's in percent; the spread, the largest per-seed gap
+// 100·(a[j]−b[j])/b[j] minus the smallest, in percentage points; and
+// resolved, whether the gap is larger than the spread. Empty or unequal
+// slices are an error.
 func Gap(a, b []float64) (gapPct, spreadPct float64, resolved bool, err error) {
 	return 0, 0, false, errors.New("exercise: write this function — see README.md")
 }

@@ -12,12 +12,14 @@ import (
 
 // Gap compares recipe a with recipe b from their final validation losses,
 // one per seed (the same seeds, so the same initial weights and data
-// order). It returns the gap, a's mean loss against b's in percent; the
-// spread, the larger of the two ranges (largest minus smallest loss) in
-// percent of b's mean; and resolved, whether the gap is larger than the spread.
+// order, seed j in a[j] and b[j]). It returns the gap, a's mean loss
+// against b's in percent; the spread, the largest per-seed gap
+// 100·(a[j]−b[j])/b[j] minus the smallest, in percentage points; and
+// resolved, whether the gap is larger than the spread. Empty or unequal
+// slices are an error.
 func Gap(a, b []float64) (gapPct, spreadPct float64, resolved bool, err error) {
-	if len(a) == 0 || len(b) == 0 {
-		return 0, 0, false, errors.New("no losses")
+	if len(a) == 0 || len(a) != len(b) {
+		return 0, 0, false, errors.New("want one loss per seed for both recipes")
 	}
 	mean := func(v []float64) float64 {
 		s := 0.0
@@ -26,9 +28,11 @@ func Gap(a, b []float64) (gapPct, spreadPct float64, resolved bool, err error) {
 		}
 		return s / float64(len(v))
 	}
-	spread := func(v []float64) float64 { return slices.Max(v) - slices.Min(v) }
-	ma, mb := mean(a), mean(b)
-	gapPct = 100 * (ma - mb) / mb
-	spreadPct = 100 * max(spread(a), spread(b)) / mb
+	perSeed := make([]float64, len(a))
+	for j := range a {
+		perSeed[j] = 100 * (a[j] - b[j]) / b[j]
+	}
+	gapPct = 100 * (mean(a) - mean(b)) / mean(b)
+	spreadPct = slices.Max(perSeed) - slices.Min(perSeed)
 	return gapPct, spreadPct, math.Abs(gapPct) > spreadPct, nil
 }
