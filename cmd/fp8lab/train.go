@@ -83,6 +83,10 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := interruptContext()
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second Ctrl-C kills at once
+	}()
 	if f.compare != "" || len(pos) > 0 {
 		return runCompare(ctx, &f, append(splitNames(f.compare), pos...), cfg, args, stdout, stderr)
 	}
