@@ -292,16 +292,6 @@ func newProgress(w io.Writer, force bool, runs, steps, tokens int) *progress {
 	return &progress{w: w, on: force || isTerminal(w), runs: runs, steps: steps, tokens: tokens, start: time.Now()}
 }
 
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
 func (p *progress) step(s compare.Step) {
 	p.doneSteps++
 	if !p.on {
