@@ -37,9 +37,11 @@ type trainFlags struct {
 	steps, seeds, workers, evalEvery, corpusBytes         int
 	seed                                                  uint64
 	asJSON, progress                                      bool
+	spike                                                 string        // --spike STEP:FACTOR
+	spikeAt                                               compare.Spike // parsed by check
 }
 
-const trainSynopsis = "--recipe NAME|--recipe-file r.json --steps N [--seed S] [--config classroom|reference] [--corpus FILE] [--json] [-o run.json]\n" +
+const trainSynopsis = "--recipe NAME|--recipe-file r.json --steps N [--seed S] [--config classroom|reference] [--corpus FILE] [--spike STEP:FACTOR] [--json] [-o run.json]\n" +
 	"       fp8lab train --compare NAME,... [NAME ...] [--seeds 3] [--steps N] [--config ...] [--png curves.png] [-o runs.json]"
 
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -59,6 +61,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.asJSON, "json", false, "print the run (or runs) as JSON instead of a table")
 	fs.StringVar(&f.out, "o", "", "also write the run (or runs) as JSON to this file ('-' for stdout)")
 	fs.StringVar(&f.png, "png", "", "compare: draw the mean validation-loss curves to this PNG")
+	fs.StringVar(&f.spike, "spike", "", "inject an activation spike: STEP:FACTOR multiplies every block's GELU output at that step (e.g. 200:1000)")
 	fs.BoolVar(&f.progress, "progress", false, "show the progress line on stderr even when it is not a terminal")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -99,12 +102,15 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	pr := newProgress(stderr, f.progress, 1, f.steps, cfg.TokensPerStep())
-	res, stopped, err := compare.Run(ctx, cfg, r, f.seed, f.steps, data, pr.step)
+	res, stopped, err := compare.Run(ctx, cfg, r, f.seed, f.steps, data, f.spikeAt, pr.step)
 	pr.done()
 	if err != nil {
 		return err
 	}
 	rec := newRunRecord(res, stopped)
+	if f.spikeAt != (compare.Spike{}) {
+		rec.Spike = &f.spikeAt
+	}
 	if err := f.emit(stdout, rec, func(w io.Writer) error { return rec.writeText(w) }); err != nil {
 		return err
 	}
@@ -138,6 +144,18 @@ func (f *trainFlags) check(pos []string) error {
 		return cmdline.Usagef("give --recipe or --recipe-file, not both")
 	case f.corpusBytes < 1:
 		return cmdline.Usagef("--corpus-bytes %d: want at least 1", f.corpusBytes)
+	}
+	if f.spike != "" {
+		step, factor, ok := strings.Cut(f.spike, ":")
+		st, err1 := strconv.Atoi(step)
+		fa, err2 := strconv.ParseFloat(factor, 32)
+		if !ok || err1 != nil || err2 != nil {
+			return cmdline.Usagef("--spike %q: want STEP:FACTOR, such as 200:1000", f.spike)
+		}
+		f.spikeAt = compare.Spike{Step: st, Factor: float32(fa)}
+		if err := f.spikeAt.Check(f.steps); err != nil {
+			return cmdline.Usagef("--spike %q: want a step in 1..%d and a positive finite factor", f.spike, f.steps)
+		}
 	}
 	return nil
 }
@@ -209,7 +227,8 @@ func (f *trainFlags) emit(stdout io.Writer, v any, text func(io.Writer) error) e
 // train.Result and a digest of it.
 type runRecord struct {
 	*train.Result
-	Stopped bool `json:"stopped,omitempty"`
+	Stopped bool           `json:"stopped,omitempty"`
+	Spike   *compare.Spike `json:"spike,omitempty"`
 	// FinalTrain is the mean training loss of the last (up to) 10 steps.
 	FinalTrain float64 `json:"final_train_loss"`
 	FinalVal   float64 `json:"final_val_loss"`
@@ -249,6 +268,9 @@ func (r *runRecord) writeText(w io.Writer) error {
 	fmt.Fprintf(&b, "recipe %s, config %s (%d parameters), seed %d, %d steps (%.1f s)\n",
 		r.Recipe.Name, r.Config.Name, r.Config.NumParams(), r.Seed, r.Steps, r.Seconds)
 	fmt.Fprintf(&b, "corpus: %s\n", r.Corpus)
+	if sp := r.Spike; sp != nil {
+		fmt.Fprintf(&b, "activation spike: every block's GELU output × %g at step %d\n", sp.Factor, sp.Step)
+	}
 	if r.Stopped {
 		b.WriteString("stopped early: these are the numbers of the run so far\n")
 	}

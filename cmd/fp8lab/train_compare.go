@@ -50,7 +50,7 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 	if len(names) == 0 {
 		return cmdline.Usagef("--compare needs recipe names")
 	}
-	plan := compare.Plan{Config: cfg, Steps: f.steps, Workers: f.workers}
+	plan := compare.Plan{Config: cfg, Steps: f.steps, Workers: f.workers, Spike: f.spikeAt}
 	for _, n := range names {
 		r, err := train.RecipeByName(n)
 		if err != nil {
@@ -100,6 +100,9 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 		fmt.Fprintf(w, "config %s (%d parameters), %d steps, seeds %s, the same initial weights and data order per seed\n",
 			cfg.Name, cfg.NumParams(), f.steps, seedList(set.Seeds))
 		fmt.Fprintf(w, "corpus: %s\n", set.Corpus)
+		if sp := set.Spike; sp != nil {
+			fmt.Fprintf(w, "activation spike: every block's GELU output × %g at step %d\n", sp.Factor, sp.Step)
+		}
 		if set.Stopped {
 			fmt.Fprintln(w, "stopped early: only the runs that finished are in the table")
 		}

@@ -58,6 +58,9 @@ func TestTrainUsageErrors(t *testing.T) {
 		{[]string{"--compare", "fp32", "--seeds", "0"}, 2, "--seeds 0: want 1..100"},
 		{[]string{"--compare", "fp32", "--seeds", "101"}, 2, "--seeds 101"},
 		{[]string{"--recipe", "fp32", "-o", dir}, 1, "not a regular file"},
+		{[]string{"--recipe", "fp32", "--steps", "10", "--spike", "11:100"}, 2, "want a step in 1..10"},
+		{[]string{"--recipe", "fp32", "--spike", "5"}, 2, "want STEP:FACTOR"},
+		{[]string{"--recipe", "fp32", "--spike", "5:-1"}, 2, "positive finite factor"},
 		{[]string{"--recipe", "fp32", "--corpus", filepath.Join(dir, "none.txt")}, 1, "none.txt"},
 	} {
 		code, _, errOut := cli(t, "", append([]string{"train", "--config", "tiny"}, c.args...)...)
@@ -116,6 +119,10 @@ func TestTrainRecipeFile(t *testing.T) {
 	code, stdout, errOut := cli(t, "", "train", "--recipe-file", path, "--steps", "3", "--config", "tiny", "--corpus", trainCorpus(t))
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, stdout, "recipe mine, config tiny")
+
+	code, stdout, errOut = cli(t, "", "train", "--recipe-file", path, "--steps", "3", "--config", "tiny", "--corpus", trainCorpus(t), "--spike", "2:100")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, stdout, "activation spike: every block's GELU output × 100 at step 2")
 }
 
 func TestTrainInterrupted(t *testing.T) {

@@ -20,6 +20,8 @@ type Plan struct {
 	// Workers is how many runs train at once (0 or 1: one after another).
 	// Runs share nothing, so the results do not depend on it.
 	Workers int
+	// Spike, if set, is injected into every run at the same step.
+	Spike Spike
 	// OnStep, if not nil, is called after every step of every run, from
 	// the run's goroutine, one call at a time.
 	OnStep func(Step)
@@ -35,6 +37,7 @@ type Set struct {
 	Seeds   []uint64     `json:"seeds"`
 	Recipes []string     `json:"recipes"`
 	Corpus  string       `json:"corpus"`
+	Spike   *Spike       `json:"spike,omitempty"`
 	// Stopped is set when the comparison was interrupted: runs were cut
 	// short or never started (nil).
 	Stopped bool            `json:"stopped,omitempty"`
@@ -59,6 +62,9 @@ func (p *Plan) Check() error {
 		return fmt.Errorf("compare: %d steps is more than the bound of %d", p.Steps, MaxSteps)
 	case p.Data == nil:
 		return fmt.Errorf("compare: no corpus")
+	}
+	if err := p.Spike.Check(p.Steps); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for _, r := range p.Recipes {
@@ -86,6 +92,10 @@ func Compare(ctx context.Context, p Plan) (*Set, error) {
 	for _, r := range p.Recipes {
 		set.Recipes = append(set.Recipes, r.Name)
 	}
+	if p.Spike != (Spike{}) {
+		sp := p.Spike
+		set.Spike = &sp
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -108,7 +118,7 @@ func Compare(ctx context.Context, p Plan) (*Set, error) {
 			for k := range jobs {
 				// Each run gets its own copy of the recipe: nothing is shared.
 				r := *p.Recipes[k/len(p.Seeds)]
-				res, stopped, err := Run(ctx, p.Config, &r, p.Seeds[k%len(p.Seeds)], p.Steps, p.Data, onStep)
+				res, stopped, err := Run(ctx, p.Config, &r, p.Seeds[k%len(p.Seeds)], p.Steps, p.Data, p.Spike, onStep)
 				mu.Lock()
 				set.Runs[k] = res
 				if stopped {

@@ -42,7 +42,7 @@ func TestRunMatchesTrainRun(t *testing.T) {
 		want, err := train.Run(cfg, r, 7, 12, data)
 		require.NoError(t, err)
 		var calls int
-		got, stopped, err := Run(context.Background(), cfg, r, 7, 12, data, func(s Step) {
+		got, stopped, err := Run(context.Background(), cfg, r, 7, 12, data, Spike{}, func(s Step) {
 			calls++
 			assert.Equal(t, calls, s.Step)
 			assert.Equal(t, 12, s.Steps)
@@ -59,7 +59,7 @@ func TestRunStopsWithTheRunSoFar(t *testing.T) {
 	data := testCorpus(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	r := recipes(t, "tensorwise")[0]
-	res, stopped, err := Run(ctx, train.Tiny(), r, 1, 50, data, func(s Step) {
+	res, stopped, err := Run(ctx, train.Tiny(), r, 1, 50, data, Spike{}, func(s Step) {
 		if s.Step == 3 {
 			cancel()
 		}
@@ -75,12 +75,38 @@ func TestRunStopsWithTheRunSoFar(t *testing.T) {
 func TestBounds(t *testing.T) {
 	data := testCorpus(t)
 	r := recipes(t, "fp32")
-	_, _, err := Run(context.Background(), train.Tiny(), r[0], 1, MaxSteps+1, data, nil)
+	_, _, err := Run(context.Background(), train.Tiny(), r[0], 1, MaxSteps+1, data, Spike{}, nil)
 	assert.ErrorContains(t, err, "bound")
 	p := Plan{Config: train.Tiny(), Recipes: r, Seeds: []uint64{1}, Steps: 0, Data: data}
 	assert.ErrorContains(t, p.Check(), "0 steps")
 	p.Steps, p.Recipes = 1, append(r, r[0])
 	assert.ErrorContains(t, p.Check(), "twice")
+	p.Recipes, p.Spike = r, Spike{Step: 2, Factor: 10}
+	assert.ErrorContains(t, p.Check(), "want a step in 1..1")
+	p.Spike = Spike{Step: 1, Factor: float32(math.Inf(1))}
+	assert.ErrorContains(t, p.Check(), "positive finite")
+}
+
+// A spike is what Trainer.SetSpike does, at the same step of every run.
+func TestSpike(t *testing.T) {
+	data := testCorpus(t)
+	r := recipes(t, "delayed")[0]
+	tr, err := train.NewTrainer(train.Tiny(), r, 1, 8, data)
+	require.NoError(t, err)
+	tr.SetSpike(4, 1000)
+	var want []float64
+	for range 8 {
+		st, err := tr.Step()
+		require.NoError(t, err)
+		want = append(want, st.Loss)
+	}
+	got, _, err := Run(context.Background(), train.Tiny(), r, 1, 8, data, Spike{Step: 4, Factor: 1000}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, want, got.TrainLoss)
+	plain, _, err := Run(context.Background(), train.Tiny(), r, 1, 8, data, Spike{}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, plain.TrainLoss[:3], got.TrainLoss[:3])
+	assert.NotEqual(t, plain.TrainLoss[3], got.TrainLoss[3])
 }
 
 // The runs share nothing, so running them on two workers gives the same

@@ -15,6 +15,7 @@ package compare
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/fp8lab/fp8lab/train"
@@ -35,20 +36,47 @@ type Step struct {
 	Steps int // planned steps of the run
 }
 
+// Spike is an activation spike injected into a run (train.Trainer.SetSpike):
+// every block's GELU output is multiplied by Factor during step Step
+// (1-based). The zero value injects none.
+type Spike struct {
+	Step   int     `json:"step"`
+	Factor float32 `json:"factor"`
+}
+
+// Check reports a spike outside a run of steps steps, or with a factor
+// that is not a positive finite number.
+func (s Spike) Check(steps int) error {
+	if s == (Spike{}) {
+		return nil
+	}
+	f := float64(s.Factor)
+	if s.Step < 1 || s.Step > steps || !(f > 0) || math.IsInf(f, 0) {
+		return fmt.Errorf("compare: spike at step %d by %g: want a step in 1..%d and a positive finite factor", s.Step, f, steps)
+	}
+	return nil
+}
+
 // Run trains cfg under r for steps steps from seed over data, exactly as
-// train.Run does (the same losses, bit for bit, and the same record), but
-// calls onStep (if not nil) after every step and stops early when ctx is
+// train.Run does (the same losses, bit for bit, and the same record) with
+// the spike (if any), but calls onStep (if not nil) after every step and stops early when ctx is
 // done: it then takes a last validation loss at the step it stopped at and
 // returns the run so far with stopped set. Result.Steps is the number of
 // steps done.
-func Run(ctx context.Context, cfg train.Config, r *train.Recipe, seed uint64, steps int, data *train.Corpus, onStep func(Step)) (res *train.Result, stopped bool, err error) {
+func Run(ctx context.Context, cfg train.Config, r *train.Recipe, seed uint64, steps int, data *train.Corpus, spike Spike, onStep func(Step)) (res *train.Result, stopped bool, err error) {
 	if steps > MaxSteps {
 		return nil, false, fmt.Errorf("compare: %d steps is more than the bound of %d", steps, MaxSteps)
+	}
+	if err := spike.Check(steps); err != nil {
+		return nil, false, err
 	}
 	start := time.Now()
 	tr, err := train.NewTrainer(cfg, r, seed, steps, data)
 	if err != nil {
 		return nil, false, err
+	}
+	if spike != (Spike{}) {
+		tr.SetSpike(spike.Step, spike.Factor)
 	}
 	res = &train.Result{Config: cfg, Recipe: *r, Seed: seed, Steps: steps, Corpus: data.Source}
 	eval := func() error {
