@@ -37,19 +37,27 @@ var plans = map[string]struct {
 	"reference": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 500},
 }
 
+// The spike experiment: delayed against current scaling when every block's
+// GELU output is multiplied by spikeFactor halfway through the run.
+const (
+	spikeRecipes = "bf16,tensorwise,delayed"
+	spikeFactor  = 100
+)
+
 func main() {
 	config := flag.String("config", "classroom", "classroom or reference")
 	seeds := flag.Int("seeds", 3, "seeds per recipe")
 	runs := flag.String("runs", "", "write the page from this `fp8lab train --compare -o` file instead of training")
+	spikeRuns := flag.String("spike-runs", "", "with -runs: the spike comparison's file (none: the page leaves it out)")
 	out := flag.String("o", filepath.Join("docs", "training.md"), "the page to write")
 	flag.Parse()
-	if err := generate(*config, *seeds, *runs, *out); err != nil {
+	if err := generate(*config, *seeds, *runs, *spikeRuns, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "training:", err)
 		os.Exit(1)
 	}
 }
 
-func generate(config string, seeds int, runs, out string) error {
+func generate(config string, seeds int, runs, spikeRuns, out string) error {
 	plan, ok := plans[config]
 	if !ok {
 		return fmt.Errorf("unknown config %q (classroom or reference)", config)
@@ -64,24 +72,30 @@ func generate(config string, seeds int, runs, out string) error {
 		if err := command("go", "build", "-o", bin, "./cmd/fp8lab"); err != nil {
 			return fmt.Errorf("build fp8lab (run from the repository root): %w", err)
 		}
-		runs = filepath.Join(tmp, "runs.json")
-		if err := command(bin, "train", "--compare", plan.recipes, "--seeds", fmt.Sprint(seeds),
-			"--steps", fmt.Sprint(plan.steps), "--config", config, "--png", curvesPNG, "-o", runs, "--progress"); err != nil {
+		runs, spikeRuns = filepath.Join(tmp, "runs.json"), filepath.Join(tmp, "spike.json")
+		common := []string{"--seeds", fmt.Sprint(seeds), "--steps", fmt.Sprint(plan.steps), "--config", config, "--progress"}
+		if err := command(bin, append([]string{"train", "--compare", plan.recipes, "--png", curvesPNG, "-o", runs}, common...)...); err != nil {
+			return err
+		}
+		if err := command(bin, append([]string{"train", "--compare", spikeRecipes,
+			"--spike", fmt.Sprintf("%d:%d", plan.steps/2, spikeFactor), "-o", spikeRuns}, common...)...); err != nil {
 			return err
 		}
 	}
-	b, err := os.ReadFile(runs)
+	rec, err := load(runs)
 	if err != nil {
 		return err
 	}
-	var rec Record
-	if err := json.Unmarshal(b, &rec); err != nil {
-		return fmt.Errorf("%s: %w", runs, err)
+	var spike *Record
+	if spikeRuns != "" {
+		if spike, err = load(spikeRuns); err != nil {
+			return err
+		}
 	}
-	if rec.NotRun, err = timeSlow(&rec); err != nil {
+	if rec.NotRun, err = timeSlow(rec); err != nil {
 		return err
 	}
-	page, err := Render(&rec)
+	page, err := Render(rec, spike)
 	if err != nil {
 		return err
 	}
@@ -90,6 +104,19 @@ func generate(config string, seeds int, runs, out string) error {
 	}
 	fmt.Println("wrote", out)
 	return nil
+}
+
+// load reads an `fp8lab train --compare -o` file.
+func load(path string) (*Record, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rec Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &rec, nil
 }
 
 // curvesPNG is where the curves go, relative to the repository root (and

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/fp8lab/fp8lab/train"
@@ -150,8 +151,9 @@ func pairVerdict(s *compare.Summary, a, b string) Verdict {
 // DeepSeek bound.
 var fp8Recipes = []string{"tensorwise", "rowwise", "rowwise-gw-hp", "deepseek", "mxfp8", "nvfp4", "e5m2-grads", "fast-accum-bwd", "delayed"}
 
-// Render writes the page for a comparison record.
-func Render(rec *Record) (string, error) {
+// Render writes the page for a comparison record and, if not nil, the
+// record of the same comparison with an activation spike.
+func Render(rec *Record, spike *Record) (string, error) {
 	sum, err := compare.Summarize(&rec.Set, "")
 	if err != nil {
 		return "", err
@@ -256,6 +258,12 @@ func Render(rec *Record) (string, error) {
 		w(".\n")
 	}
 
+	if spike != nil {
+		if err := renderSpike(&b, sum, rec, spike); err != nil {
+			return "", err
+		}
+	}
+
 	w("\n## How the verdicts are computed\n\n")
 	w("- Runs of the same seed start from the same weights and see the same batches, so a comparison "+
 		"is made seed by seed: the gap of each seed alone (A's final validation loss against B's, in "+
@@ -289,4 +297,53 @@ func seedList(seeds []uint64) string {
 		s[i] = fmt.Sprint(v)
 	}
 	return strings.Join(s, ", ")
+}
+
+// renderSpike writes the spike experiment: the spiked comparison's table,
+// delayed against current scaling under the spike, and what the spike cost
+// each recipe against its run without one (the same seeds and batches).
+func renderSpike(b *strings.Builder, plain *compare.Summary, rec, spike *Record) error {
+	w := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
+	sum, err := compare.Summarize(&spike.Set, "")
+	if err != nil {
+		return err
+	}
+	sp := spike.Spike
+	if sp == nil {
+		return fmt.Errorf("the spike record has no spike")
+	}
+	w("\n## Delayed against current scaling, with an activation spike\n\n")
+	w("The same training with every block's GELU output (the input of its MLP projection) multiplied by "+
+		"%g during step %d, as a burst of outlier activations would be. Delayed scaling meets it with a scale "+
+		"from the amax history of earlier steps, current scaling with the spike's own amax.\n\n", sp.Factor, sp.Step)
+	w("- Command: `%s`\n- Machine: %s; date %s; %.0f s of wall time\n\n", spike.Command, spike.Machine, spike.Date, spike.Seconds)
+	head := compare.Header(sum.Baseline)
+	w("| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
+	for i := range sum.Rows {
+		w("| %s |\n", strings.Join(sum.Rows[i].Cells(), " | "))
+	}
+	v := pairVerdict(sum, "delayed", "tensorwise")
+	w("\n- Under the spike, delayed against current (tensorwise) scaling: **%s** — %s", v.Word, v.Why)
+	if v.Word != NotMeasured {
+		w(" (%s)", v.Measured)
+	}
+	w(".\n")
+	for _, r := range sum.Rows {
+		p := plain.Row(r.Recipe)
+		if p == nil || p.Finals == nil || r.Finals == nil || !slices.Equal(rec.Seeds, spike.Seeds) ||
+			rec.Steps != spike.Steps || rec.Config != spike.Config {
+			continue // not the same runs but for the spike
+		}
+		d := compare.Gap(r.Finals, p.Finals, false, r.Recipe+" with the spike", r.Recipe+" without")
+		word := TooSmall
+		switch {
+		case d.Resolved() && d.GapPct > 0:
+			word = "worse"
+		case d.Resolved():
+			word = "better"
+		}
+		w("- What the spike did to %s: **%s** (%s; overflow %d and underflow %d elements against %d and %d without).\n",
+			r.Recipe, word, diffText(d, "validation loss"), r.Overflow, r.Underflow, p.Overflow, p.Underflow)
+	}
+	return nil
 }

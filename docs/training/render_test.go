@@ -53,7 +53,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 		"tensorwise": {3.0030, 3.0031, 3.0029},
 		"e5m2-grads": {3.0050, 3.0051, 3.0049},
 		"deepseek":   {3.0020, 3.0021, 3.0019},
-	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"))
+	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"), nil)
 	require.NoError(t, err)
 	assert.Equal(t, Agrees, verdictOf(t, page, seed003))
 	assert.Equal(t, Agrees, verdictOf(t, page, deepSk))
@@ -68,7 +68,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 		"tensorwise": {3.003, 3.04, 2.96},
 		"e5m2-grads": {3.005, 3.05, 2.95},
 		"deepseek":   {3.002, 3.03, 2.98},
-	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"))
+	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"), nil)
 	require.NoError(t, err)
 	assert.Equal(t, TooSmall, verdictOf(t, page, seed003))
 	assert.Equal(t, TooSmall, verdictOf(t, page, deepSk))
@@ -82,7 +82,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 		"bf16":       {3.00, 3.03, 2.97},
 		"tensorwise": {3.001, 3.031, 2.971},
 		"e5m2-grads": {3.002, 3.032, 2.972},
-	}, "bf16", "tensorwise", "e5m2-grads"))
+	}, "bf16", "tensorwise", "e5m2-grads"), nil)
 	require.NoError(t, err)
 	assert.Equal(t, Agrees, verdictOf(t, page, seed003))
 	assert.Equal(t, Agrees, verdictOf(t, page, talk))
@@ -94,7 +94,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 		"tensorwise": {3.0030, 3.0031, 3.0029},
 		"e5m2-grads": {2.9900, 2.9901, 2.9899},
 		"deepseek":   {3.0300, 3.0301, 3.0299},
-	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"))
+	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"), nil)
 	require.NoError(t, err)
 	assert.Equal(t, Differs, verdictOf(t, page, seed003))
 	assert.Equal(t, Differs, verdictOf(t, page, deepSk))
@@ -108,7 +108,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 		"e5m2-grads": {3.0300, 3.0301},
 	}, "bf16", "tensorwise", "e5m2-grads")
 	rec.NotRun = map[string]string{"deepseek": "too slow today"}
-	page, err = Render(rec)
+	page, err = Render(rec, nil)
 	require.NoError(t, err)
 	assert.Equal(t, Differs, verdictOf(t, page, seed003))
 	assert.Equal(t, NotMeasured, verdictOf(t, page, deepSk))
@@ -122,4 +122,27 @@ func TestBoundVerdict(t *testing.T) {
 	assert.Equal(t, Agrees, boundVerdict(compare.Difference{GapPct: -0.1, SpreadPct: 0.1}, 0.25).Word)
 	assert.Equal(t, TooSmall, boundVerdict(compare.Difference{GapPct: 0.2, SpreadPct: 0.1}, 0.25).Word)
 	assert.Equal(t, Differs, boundVerdict(compare.Difference{GapPct: -0.4, SpreadPct: 0.1}, 0.25).Word)
+}
+
+func TestSpikeSection(t *testing.T) {
+	plain := record(map[string][]float64{
+		"bf16":       {3.00, 3.03, 2.97},
+		"tensorwise": {3.001, 3.031, 2.971},
+		"delayed":    {3.001, 3.031, 2.971},
+	}, "bf16", "tensorwise", "delayed")
+	// The spike costs delayed 1% on every seed and tensorwise nothing
+	// that the seeds agree on.
+	spike := record(map[string][]float64{
+		"bf16":       {3.00, 3.03, 2.97},
+		"tensorwise": {3.002, 3.030, 2.972},
+		"delayed":    {3.031, 3.061, 3.001},
+	}, "bf16", "tensorwise", "delayed")
+	spike.Spike = &compare.Spike{Step: 5, Factor: 100}
+	page, err := Render(plain, spike)
+	require.NoError(t, err)
+	assert.Contains(t, page, "multiplied by 100 during step 5")
+	assert.Contains(t, page, "Under the spike, delayed against current (tensorwise) scaling: **worse**")
+	assert.Contains(t, page, "What the spike did to delayed: **worse**")
+	assert.Contains(t, page, "What the spike did to tensorwise: **too small to tell**")
+	assert.Contains(t, page, "What the spike did to bf16: **too small to tell**")
 }
