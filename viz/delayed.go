@@ -120,16 +120,32 @@ func (s *delayedScene) Facts() map[string]string {
 		worst = math.Min(worst, st.SQNR)
 	}
 	n := float64(len(s.steps))
+	spikeAt, spikeOver, flushSteps, flushed := s.ps.int("spike_at"), 0, 0, 0
+	hist, _ := strconv.Atoi(s.ps.str("history"))
+	for _, st := range s.steps {
+		if st.Step == spikeAt {
+			spikeOver = st.Overflow
+		}
+		if st.Step > spikeAt && st.Step <= spikeAt+hist && st.Underflow > 0 {
+			flushSteps++
+			flushed += st.Underflow
+		}
+	}
 	return map[string]string{
-		"format":               s.f.Name(),
-		"steps":                strconv.Itoa(len(s.steps)),
-		"overflow_steps":       strconv.Itoa(events),
-		"overflow_values":      strconv.Itoa(total),
-		"first_overflow_step":  strconv.Itoa(first),
-		"mean_sqnr_db":         fact(sq / n),
-		"mean_current_sqnr_db": fact(cq / n),
-		"worst_sqnr_db":        fact(worst),
-		"final_scale":          fact(float64(s.steps[len(s.steps)-1].NextScale)),
+		"format":                  s.f.Name(),
+		"steps":                   strconv.Itoa(len(s.steps)),
+		"overflow_steps":          strconv.Itoa(events),
+		"overflow_values":         strconv.Itoa(total),
+		"first_overflow_step":     strconv.Itoa(first),
+		"mean_sqnr_db":            fact(sq / n),
+		"mean_current_sqnr_db":    fact(cq / n),
+		"worst_sqnr_db":           fact(worst),
+		"final_scale":             fact(float64(s.steps[len(s.steps)-1].NextScale)),
+		"spike_log2":              s.ps.str("spike"),
+		"spike_step":              strconv.Itoa(spikeAt),
+		"spike_overflow":          strconv.Itoa(spikeOver),
+		"flush_steps_after_spike": strconv.Itoa(flushSteps),
+		"flushed_after_spike":     strconv.Itoa(flushed),
 	}
 }
 

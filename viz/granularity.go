@@ -212,7 +212,8 @@ func (s *granularityScene) Facts() map[string]string {
 	if err := s.compute(); err != nil {
 		return map[string]string{"error": err.Error()}
 	}
-	out := map[string]string{"format": s.ps.str("format"), "rows": strconv.Itoa(granSide), "cols": strconv.Itoa(granSide)}
+	out := map[string]string{"format": s.ps.str("format"), "rows": strconv.Itoa(granSide), "cols": strconv.Itoa(granSide),
+		"outlier_rows": s.ps.str("outlier_rows"), "outlier_cols": s.ps.str("outlier_cols"), "factor_log2": s.ps.str("factor")}
 	for _, c := range s.cases {
 		k := c.g.String()
 		out[k+".sqnr_db"] = fact(c.m.SQNR)
@@ -373,7 +374,10 @@ func (s *granularityScene) drawCases(dst *image.RGBA, st style, r image.Rectangl
 	note := st.body()
 	note.VAlign = plot.AlignTop
 	y := cb.Max.Y + st.px(34)
-	lines := []string{"Whole-tensor SQNR is dominated by the outliers: compare the worst row."}
+	lines := []string{"Whole-tensor SQNR averages over every value: compare the worst row."}
+	if (s.ps.int("outlier_rows") > 0 || s.ps.int("outlier_cols") > 0) && s.ps.int("factor") > 0 {
+		lines[0] = "Whole-tensor SQNR is dominated by the outliers: compare the worst row."
+	}
 	for _, c := range s.cases {
 		if _, _, err := plot.ValueRange(c.scale); err == nil && hasNaN(c.scale) {
 			lines = append(lines, "Grey: a block scale rounded to zero (NVFP4's E4M3 scale underflowed), so the whole block is lost.")

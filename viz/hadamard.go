@@ -236,6 +236,7 @@ func (s *hadamardScene) Facts() map[string]string {
 		"plain_underflow":      strconv.Itoa(r.Plain.Underflow),
 		"rotated_underflow":    strconv.Itoa(r.Rotated.Underflow),
 		"elements":             strconv.Itoa(r.Plain.Elements),
+		"outliers":             s.ps.str("outliers"),
 	}
 }
 

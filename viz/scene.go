@@ -61,6 +61,9 @@ type Scene interface {
 	// keyed by a stable name (e.g. "value": "448"), for explanations beside
 	// the picture and for tests.
 	Facts() map[string]string
+	// Explain returns the explanation shown beside the picture, paragraphs
+	// computed from Facts (see Explainer).
+	Explain() []string
 }
 
 // Info describes a scene for every surface that lists the scenes: the

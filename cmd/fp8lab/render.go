@@ -80,6 +80,7 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	height := fs.Int("height", 720, "picture height in pixels")
 	out := fs.String("o", "", "output PNG file ('-' for stdout)")
 	asJSON := fs.Bool("json", false, "print the numbers the scene shows (its facts) as JSON")
+	explain := fs.Bool("explain", false, "print the scene's explanation, computed from its facts")
 	list := fs.Bool("list", false, "list the scenes and their parameters")
 	tensorFile := fs.String("tensor", "", "a .npy or CSV tensor for the scene to show (the window scene)")
 	maxBytes := maxBytesFlag(fs)
@@ -112,11 +113,14 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return cmdline.Usagef("render needs one SCENE (%s); see fp8lab render --help", strings.Join(viz.Names(), ", "))
 	}
-	if *out == "" && !*asJSON {
-		return cmdline.Usagef("render needs -o FILE.png (or --json for the facts alone)")
+	if *out == "" && !*asJSON && !*explain {
+		return cmdline.Usagef("render needs -o FILE.png (or --json for the facts alone, --explain for the explanation)")
 	}
-	if *out == "-" && *asJSON {
-		return cmdline.Usagef("-o - and --json both write to stdout; pick one")
+	if *out == "-" && (*asJSON || *explain) {
+		return cmdline.Usagef("-o - and --json or --explain all write to stdout; pick one")
+	}
+	if *asJSON && *explain {
+		return cmdline.Usagef("--json and --explain both write to stdout; pick one")
 	}
 	if *out != "" {
 		if err := outfile.Check(*out); err != nil {
@@ -161,6 +165,10 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if *asJSON {
 		return cmdline.WriteJSON(stdout, scene.Facts())
+	}
+	if *explain {
+		_, err := fmt.Fprintln(stdout, strings.Join(scene.Explain(), "\n\n"))
+		return err
 	}
 	return nil
 }

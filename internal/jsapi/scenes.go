@@ -126,7 +126,8 @@ func NewScene(name string, params map[string]string) (viz.Scene, error) {
 }
 
 // SceneInfo describes a scene as plain values: name, title, params (each
-// viz.Param with its current value added as "value"), facts, and
+// viz.Param with its current value added as "value"), facts, explanation
+// (the paragraphs of viz.Scene.Explain, as an array of strings), and
 // tensorInput, true when the scene can show a tensor from a file (through
 // loadTensor), so that a page offers a file picker.
 func SceneInfo(s viz.Scene) (map[string]any, error) {
@@ -156,8 +157,13 @@ func SceneInfo(s viz.Scene) (map[string]any, error) {
 	for k, v := range s.Facts() {
 		facts[k] = v
 	}
+	explanation := []any{}
+	for _, p := range s.Explain() {
+		explanation = append(explanation, p)
+	}
 	_, tensorInput := s.(viz.TensorLoader)
-	return map[string]any{"name": s.Name(), "title": s.Title(), "params": params, "facts": facts, "tensorInput": tensorInput}, nil
+	return map[string]any{"name": s.Name(), "title": s.Title(), "params": params, "facts": facts,
+		"explanation": explanation, "tensorInput": tensorInput}, nil
 }
 
 // Render draws s at width × height and returns its RGBA pixels, row by row

@@ -162,7 +162,7 @@
     }
     const box = document.getElementById("explanation");
     box.textContent = "";
-    for (const para of FP8Explain.paragraphs(info)) box.append(P.el("p", {}, ...para));
+    for (const para of info.explanation || []) box.append(P.el("p", { text: para }));
     const q = new URLSearchParams({ name: info.name });
     for (const p of info.params) {
       if (p.value !== defaults[p.name]) q.set(p.name, p.value);

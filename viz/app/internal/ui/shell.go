@@ -255,7 +255,8 @@ func (g *Shell) refresh() (scene, panel, tabs bool) {
 		if g.panelRGBA == nil || g.panelRGBA.Rect != pr {
 			g.panelRGBA = image.NewRGBA(pr)
 		}
-		drawPanel(g.panelRGBA, g.layout(), panelState{focus: g.focus, editing: g.editing, buf: g.buf, status: g.status})
+		drawPanel(g.panelRGBA, g.layout(), panelState{focus: g.focus, editing: g.editing, buf: g.buf, status: g.status,
+			explain: g.scenes[g.cur].Explain()})
 		g.panelSig, panel = psig, true
 	}
 	tr := g.tabsRect()
