@@ -264,7 +264,7 @@ func (s *granularityScene) drawInput(dst *image.RGBA, st style, r image.Rectangl
 	if err != nil {
 		return err
 	}
-	if err := plot.DrawHeatmap(dst, hm, s.logx, plot.HeatmapStyle{Map: plot.Viridis, Value: vs}); err != nil {
+	if err := plot.DrawHeatmap(dst, hm, s.logx, plot.HeatmapStyle{Map: plot.Viridis, Value: vs, Pool: plot.PoolMax}); err != nil {
 		return err
 	}
 	plot.StrokeRect(dst, plot.Inset(hm, -1), 1, st.th.Frame)
@@ -340,13 +340,13 @@ func (s *granularityScene) drawCases(dst *image.RGBA, st style, r image.Rectangl
 		}
 		plot.DrawText(dst, detail, cx, float64(r.Min.Y)+float64(headH)/2+st.pxf(2), fitText(detail, sub, side))
 		sr := scaleR(col)
-		if err := plot.DrawHeatmap(dst, sr, c.scale, plot.HeatmapStyle{Map: plot.Viridis, Value: scaleV}); err != nil {
+		if err := plot.DrawHeatmap(dst, sr, c.scale, plot.HeatmapStyle{Map: plot.Viridis, Value: scaleV, Pool: plot.PoolMax}); err != nil {
 			return err
 		}
 		plot.StrokeRect(dst, plot.Inset(sr, -1), 1, st.th.Frame)
 		er := errR(col)
 		patch := clampInf(c.patch, 50)
-		if err := plot.DrawHeatmap(dst, er, patch, plot.HeatmapStyle{Map: plot.Viridis, Value: sqV}); err != nil {
+		if err := plot.DrawHeatmap(dst, er, patch, plot.HeatmapStyle{Map: plot.Viridis, Value: sqV, Pool: plot.PoolMin}); err != nil {
 			return err
 		}
 		plot.StrokeRect(dst, plot.Inset(er, -1), 1, st.th.Frame)

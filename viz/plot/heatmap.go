@@ -15,6 +15,49 @@ type HeatmapStyle struct {
 	// the finite data range. Use NewLinear(-m, m) with BlueWhiteRed for
 	// signed errors, or NewLog10 for magnitudes.
 	Value Scale
+	// Pool says which value a pixel shows when it covers several cells (a
+	// map drawn smaller than its data): PoolNone samples one cell, PoolMax
+	// and PoolMin keep the largest or smallest, so that a single extreme
+	// row or column stays visible at every size. A NaN cell wins any pool.
+	Pool Pool
+}
+
+// Pool is how DrawHeatmap reduces the cells one pixel covers.
+type Pool int
+
+// The pools of HeatmapStyle.Pool.
+const (
+	PoolNone Pool = iota // sample one cell per pixel
+	PoolMax              // keep the largest value (magnitudes, scales)
+	PoolMin              // keep the smallest value (SQNR: the worst)
+)
+
+// pool reduces data to at most h rows and w columns, bin i covering the
+// cells [i·n/h, (i+1)·n/h) as DrawHeatmap's sampling does.
+func pool(data [][]float64, h, w int, p Pool) [][]float64 {
+	rows, cols := len(data), len(data[0])
+	h, w = min(h, rows), min(w, cols)
+	out := make([][]float64, h)
+	for i := range out {
+		out[i] = make([]float64, w)
+		r0, r1 := i*rows/h, max((i+1)*rows/h, i*rows/h+1)
+		for j := range out[i] {
+			c0, c1 := j*cols/w, max((j+1)*cols/w, j*cols/w+1)
+			v := data[r0][c0]
+			for r := r0; r < r1; r++ {
+				for c := c0; c < c1; c++ {
+					x := data[r][c]
+					switch {
+					case math.IsNaN(v):
+					case math.IsNaN(x), p == PoolMax && x > v, p == PoolMin && x < v:
+						v = x
+					}
+				}
+			}
+			out[i][j] = v
+		}
+	}
+	return out
 }
 
 // resolve fills in defaults and returns the colour map and a value scale
@@ -186,6 +229,10 @@ func DrawHeatmap(dst *image.RGBA, r image.Rectangle, data [][]float64, st Heatma
 	r = r.Canon()
 	if r.Empty() {
 		return nil
+	}
+	if st.Pool != PoolNone && (rows > r.Dy() || cols > r.Dx()) {
+		data = pool(data, r.Dy(), r.Dx(), st.Pool)
+		rows, cols = len(data), len(data[0])
 	}
 	rowOf := make([]int, r.Dy())
 	for y := range rowOf {

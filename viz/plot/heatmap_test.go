@@ -116,3 +116,25 @@ func TestValueRanges(t *testing.T) {
 	_, _, err = ValueRange([][]float64{{math.NaN()}})
 	assert.ErrorIs(t, err, ErrEmptyData)
 }
+
+// A single extreme row survives a map drawn smaller than its data.
+func TestHeatmapPoolKeepsExtremes(t *testing.T) {
+	data := make([][]float64, 256)
+	for i := range data {
+		data[i] = make([]float64, 256)
+	}
+	for j := range data[101] {
+		data[101][j] = 1
+	}
+	for _, h := range []int{37, 64, 100} {
+		img := image.NewRGBA(image.Rect(0, 0, h, h))
+		v, _ := NewLinear(0, 1)
+		if err := DrawHeatmap(img, img.Rect, data, HeatmapStyle{Value: v, Pool: PoolMax}); err != nil {
+			t.Fatal(err)
+		}
+		y := 101 * h / 256
+		if img.RGBAAt(h/2, y) != Viridis.At(1) {
+			t.Errorf("size %d: the outlier row is not drawn at pixel row %d", h, y)
+		}
+	}
+}
