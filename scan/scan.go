@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/parallel"
 	"github.com/fp8lab/fp8lab/tensorio"
 )
 
@@ -105,6 +106,7 @@ func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Repo
 	p.Total = len(jobs)
 	start := time.Now()
 	var err error
+	var buf []float32 // the values of the tensor in hand, reused
 	for _, j := range jobs {
 		if ctx.Err() != nil {
 			rep.Interrupted = true
@@ -112,7 +114,7 @@ func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Repo
 		}
 		in := j.a.Tensors[j.i]
 		var st TensorStats
-		st, err = scanOne(j.a, j.i, opts)
+		st, buf, err = scanOne(j.a, j.i, opts, buf)
 		rep.Tensors = append(rep.Tensors, st)
 		if err != nil {
 			rep.Tensors = rep.Tensors[:len(rep.Tensors)-1]
@@ -129,34 +131,49 @@ func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Repo
 	return rep, err
 }
 
-// scanOne reads and measures tensor i of a.
-func scanOne(a *tensorio.Archive, i int, opts Options) (TensorStats, error) {
+// scanOne reads tensor i of a into buf (see Archive.TensorInto) and
+// measures it; it returns the buffer to use for the next tensor.
+func scanOne(a *tensorio.Archive, i int, opts Options, buf []float32) (TensorStats, []float32, error) {
 	in := a.Tensors[i]
 	base := TensorStats{Name: in.Name, File: in.File, DType: in.DType, Shape: in.Shape, Results: []Result{}, OutlierRows: []int{}}
 	if !in.Decoded {
 		base.Skipped = "dtype " + in.DType + " is not a floating-point type fp8lab decodes"
-		return base, nil
+		return base, buf, nil
 	}
 	if in.Len() == 0 {
 		base.Skipped = "empty tensor"
-		return base, nil
+		return base, buf, nil
 	}
-	t, err := a.Tensor(i)
+	t, err := a.TensorInto(i, buf)
 	if err != nil {
-		return base, err
+		return base, buf, err
 	}
 	st := Describe(t)
 	st.Name, st.File, st.DType, st.Shape, st.Results = base.Name, base.File, base.DType, base.Shape, []Result{}
+	type job struct {
+		r Recipe
+		f *fp8.Format
+	}
+	var jobs []job
 	for _, r := range opts.Recipes {
 		if r.Format != nil {
-			st.Results = append(st.Results, Measure(t, r, nil))
+			jobs = append(jobs, job{r, nil})
 			continue
 		}
 		for _, f := range opts.Formats {
-			st.Results = append(st.Results, Measure(t, r, f))
+			jobs = append(jobs, job{r, f})
 		}
 	}
-	return st, nil
+	// The recipes run side by side (each also splits its own work): every
+	// one writes its own slot, so the order of the results is the jobs'.
+	st.Results = make([]Result, len(jobs))
+	err = parallel.Chunks(len(jobs), 1, len(jobs)*t.Len(), func(lo, hi int) error {
+		for k := lo; k < hi; k++ {
+			st.Results[k] = Measure(t, jobs[k].r, jobs[k].f)
+		}
+		return nil
+	})
+	return st, t.Data, err
 }
 
 // summarize ranks the tensors under each recipe and format.

@@ -140,14 +140,24 @@ func toInt64(s []int) []int64 {
 // decode, an empty tensor, or one over Limits.MaxElements is an error
 // naming the tensor.
 func (a *Archive) Tensor(i int) (*scaling.Tensor, error) {
-	t, err := a.tensor(i)
+	return a.TensorInto(i, nil)
+}
+
+// TensorInto is Tensor decoding straight into buf's storage when its
+// capacity holds the tensor (the returned tensor's Data then aliases buf),
+// so that a caller reading tensor after tensor reuses one buffer; with a
+// smaller buf it allocates, as Tensor does. Pass the last tensor's Data
+// as the next buf. (.npy and CSV tensors are read whole and not copied
+// into buf.)
+func (a *Archive) TensorInto(i int, buf []float32) (*scaling.Tensor, error) {
+	t, err := a.tensor(i, buf)
 	if err != nil {
 		return nil, a.wrap(i, err)
 	}
 	return t, nil
 }
 
-func (a *Archive) tensor(i int) (*scaling.Tensor, error) {
+func (a *Archive) tensor(i int, buf []float32) (*scaling.Tensor, error) {
 	if i < 0 || i >= len(a.Tensors) {
 		return nil, fmt.Errorf("%w: no tensor %d of %d", scaling.ErrShape, i, len(a.Tensors))
 	}
@@ -159,11 +169,18 @@ func (a *Archive) tensor(i int) (*scaling.Tensor, error) {
 	if err := a.check(in); err != nil {
 		return nil, err
 	}
-	t := &scaling.Tensor{Rows: int(rows), Cols: int(cols), Data: make([]float32, 0, rows*cols)}
-	err := a.stream1(i, func(v []float32) error { t.Data = append(t.Data, v...); return nil })
-	if err != nil {
+	// Room for whole groups of a packed dtype, which may end past the
+	// last value.
+	g := int64(codecs[in.DType].groupVals)
+	need := int(((rows*cols + g - 1) / g) * g)
+	if cap(buf) < need {
+		buf = make([]float32, need)
+	}
+	t := &scaling.Tensor{Rows: int(rows), Cols: int(cols), Data: buf[:need]}
+	if err := a.decode(i, t.Data); err != nil {
 		return nil, err
 	}
+	t.Data = t.Data[:rows*cols]
 	return t, nil
 }
 
@@ -204,6 +221,18 @@ func (a *Archive) Stream(i int, fn func(values []float32) error) error {
 
 // stream1 decodes the raw data of a safetensors or npz tensor in chunks.
 func (a *Archive) stream1(i int, fn func([]float32) error) error {
+	return a.decodeChunks(i, nil, fn)
+}
+
+// decode decodes the raw data of a safetensors or npz tensor into dst
+// (whole groups: see tensor), a chunk at a time.
+func (a *Archive) decode(i int, dst []float32) error {
+	return a.decodeChunks(i, dst, func([]float32) error { return nil })
+}
+
+// decodeChunks decodes tensor i in chunks, each into dst (in place) when
+// dst is set and into a reused chunk buffer otherwise, and hands it to fn.
+func (a *Archive) decodeChunks(i int, dst []float32, fn func([]float32) error) error {
 	in := a.Tensors[i]
 	c := codecs[in.DType]
 	rd, err := a.stream(i)
@@ -213,7 +242,10 @@ func (a *Archive) stream1(i int, fn func([]float32) error) error {
 	n := in.Len()
 	groups := ChunkValues / c.groupVals
 	raw := make([]byte, groups*c.groupBytes)
-	vals := make([]float32, groups*c.groupVals)
+	var vals []float32
+	if dst == nil {
+		vals = make([]float32, groups*c.groupVals)
+	}
 	var done, left int64 = 0, in.Bytes
 	for done < n {
 		g := min(int64(groups), (n-done+int64(c.groupVals)-1)/int64(c.groupVals))
@@ -224,7 +256,11 @@ func (a *Archive) stream1(i int, fn func([]float32) error) error {
 		}
 		clear(full[len(b):])
 		left -= int64(len(b))
-		v := vals[:g*int64(c.groupVals)]
+		v := vals
+		if dst != nil {
+			v = dst[done:]
+		}
+		v = v[:g*int64(c.groupVals)]
 		c.decode(v, full)
 		v = v[:min(int64(len(v)), n-done)]
 		if err := fn(v); err != nil {
