@@ -307,3 +307,41 @@ func FuzzSafetensorsHeader(f *testing.F) {
 		}
 	})
 }
+
+// TestTensorInto: decoding into a reused buffer gives what Tensor gives,
+// aliases the buffer when it is large enough, and handles a packed dtype
+// whose last group ends past the last value (F6: 4 values per 3 bytes).
+func TestTensorInto(t *testing.T) {
+	bf := make([]byte, 2*3*50)
+	for i := range bf {
+		bf[i] = byte(i * 29)
+	}
+	bf[1] = 0x7F // the 2nd byte of a BF16 NaN: compared bit for bit
+	f6 := make([]byte, 6) // 7 values of 6 bits take 6 bytes (5.25 rounded up)
+	for i := range f6 {
+		f6[i] = byte(i*53 + 1)
+	}
+	var b bytes.Buffer
+	require.NoError(t, WriteSafetensors(&b, []Raw{
+		{Name: "bf", DType: "BF16", Shape: []int64{3, 50}, Data: bf},
+		{Name: "six", DType: "F6_E2M3", Shape: []int64{7}, Data: f6},
+	}, nil))
+	a, err := Open(bytes.NewReader(b.Bytes()), int64(b.Len()), "into", Limits{})
+	require.NoError(t, err)
+	buf := make([]float32, 0, 200)
+	for i := range a.Tensors {
+		want, err := a.Tensor(i)
+		require.NoError(t, err)
+		got, err := a.TensorInto(i, buf)
+		require.NoError(t, err)
+		assert.Equal(t, []int{want.Rows, want.Cols}, []int{got.Rows, got.Cols})
+		require.Len(t, got.Data, len(want.Data))
+		for k := range want.Data {
+			require.Equal(t, math.Float32bits(want.Data[k]), math.Float32bits(got.Data[k]), a.Tensors[i].Name)
+		}
+		assert.Same(t, &buf[:1][0], &got.Data[0], "decoded into buf")
+	}
+	got, err := a.TensorInto(0, make([]float32, 10))
+	require.NoError(t, err)
+	assert.Len(t, got.Data, 150)
+}
