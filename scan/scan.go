@@ -135,7 +135,8 @@ func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Repo
 // measures it; it returns the buffer to use for the next tensor.
 func scanOne(a *tensorio.Archive, i int, opts Options, buf []float32) (TensorStats, []float32, error) {
 	in := a.Tensors[i]
-	base := TensorStats{Name: in.Name, File: in.File, DType: in.DType, Shape: in.Shape, Results: []Result{}, OutlierRows: []int{}}
+	base := TensorStats{Name: in.Name, File: in.File, DType: in.DType, Shape: in.Shape, Results: []Result{}, OutlierRows: []int{},
+		Histogram: Histogram{Counts: []int{}}, Windows: []Window{}}
 	if !in.Decoded {
 		base.Skipped = "dtype " + in.DType + " is not a floating-point type fp8lab decodes"
 		return base, buf, nil
@@ -150,6 +151,12 @@ func scanOne(a *tensorio.Archive, i int, opts Options, buf []float32) (TensorSta
 	}
 	st := Describe(t)
 	st.Name, st.File, st.DType, st.Shape, st.Results = base.Name, base.File, base.DType, base.Shape, []Result{}
+	st.Windows = []Window{}
+	for _, f := range opts.Formats {
+		if w, ok := TensorWindow(st.Amax, f); ok {
+			st.Windows = append(st.Windows, w)
+		}
+	}
 	type job struct {
 		r Recipe
 		f *fp8.Format

@@ -41,8 +41,13 @@ type TensorStats struct {
 	// thousand values, far more when some rows hold values much larger
 	// than the rest (what a per-tensor scale suffers from). OutlierRows are
 	// the rows with the largest ratios, worst first.
-	Outlier     float64   `json:"outlier_max_over_rms"`
-	OutlierRows []int     `json:"outlier_rows"`
+	Outlier     float64 `json:"outlier_max_over_rms"`
+	OutlierRows []int   `json:"outlier_rows"`
+	// Histogram counts the finite nonzero |x| by binade; Windows holds,
+	// for each scanned format, what it represents under the tensorwise
+	// scale.
+	Histogram   Histogram `json:"histogram"`
+	Windows     []Window  `json:"windows"`
 	Results     []Result  `json:"results"`
 	Skipped     string    `json:"skipped,omitempty"`
 	outlierVals []float64 // ratios of OutlierRows (for tests)
@@ -90,6 +95,7 @@ func Describe(t *scaling.Tensor) TensorStats {
 	ratios := make([]rowRatio, 0, t.Rows)
 	var ss float64
 	n := 0
+	var bins [numBinades]int
 	for i := 0; i < t.Rows; i++ {
 		row := t.Row(i)
 		var rmax float32
@@ -110,8 +116,11 @@ func Describe(t *scaling.Tensor) TensorStats {
 			a := float32(math.Abs(float64(x)))
 			ss += float64(a) * float64(a)
 			rmax = max(rmax, a)
-			if a != 0 && float64(a) < s.MinNonZero {
-				s.MinNonZero = float64(a)
+			if a != 0 {
+				bins[binade(a)-minBinade]++
+				if float64(a) < s.MinNonZero {
+					s.MinNonZero = float64(a)
+				}
 			}
 		}
 		s.Amax = max(s.Amax, float64(rmax))
@@ -125,6 +134,7 @@ func Describe(t *scaling.Tensor) TensorStats {
 	} else {
 		ratios = ratios[:0]
 	}
+	s.Histogram = histogram(&bins)
 	s.Zeros = float64(zeros) / float64(t.Len())
 	if math.IsInf(s.MinNonZero, 1) {
 		s.MinNonZero = 0
