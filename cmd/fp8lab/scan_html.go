@@ -12,8 +12,8 @@ import (
 // scanHTML renders the report as one self-contained, offline HTML page
 // (no scripts, fonts or links): a heatmap of tensors × recipes coloured by
 // worst-block SQNR (the figure the summary ranks by), the whole table, and
-// the summary. Per-tensor histograms against the format window are not
-// drawn yet.
+// the summary, and a histogram per tensor against the format window
+// (inline SVG, see histogramSVG).
 func scanHTML(rep *scan.Report) []byte {
 	var b strings.Builder
 	b.WriteString(`<!doctype html><html><head><meta charset="utf-8"><title>fp8lab scan</title><style>
@@ -81,7 +81,16 @@ th{background:#f4f4f4}td.n{text-align:left}</style></head><body><h1>fp8lab scan<
 			b.WriteString("</tr>")
 		}
 	}
-	b.WriteString("</table></body></html>\n")
+	b.WriteString("</table><h2>Histograms</h2><p>log2|x| of each tensor's finite nonzero values (bar height: square root of the count) against each format's window under the tensorwise scale: [smallest positive value, Max] × scale_inv. Right of the window is clipped, left of it flushed to zero.</p>")
+	for _, t := range rep.Tensors {
+		fmt.Fprintf(&b, "<h3>%s</h3>", html.EscapeString(t.Name))
+		if t.Skipped != "" {
+			fmt.Fprintf(&b, "<p>skipped: %s</p>", html.EscapeString(t.Skipped))
+			continue
+		}
+		b.WriteString(histogramSVG(t))
+	}
+	b.WriteString("</body></html>\n")
 	return []byte(b.String())
 }
 

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/scan"
 	"github.com/fp8lab/fp8lab/tensorio"
@@ -139,7 +141,7 @@ func TestScanInterrupt(t *testing.T) {
 }
 
 func TestScanHTML(t *testing.T) {
-	path, _ := scanFixture(t)
+	path, rep := scanFixture(t)
 	out := filepath.Join(t.TempDir(), "report.html")
 	code, _, errOut := cli(t, "", "scan", "--html", out, path)
 	require.Equal(t, 0, code, errOut)
@@ -150,4 +152,28 @@ func TestScanHTML(t *testing.T) {
 	assert.Contains(t, s, "Worst-block SQNR")
 	assert.NotContains(t, s, "<script")
 	assert.NotContains(t, s, "http")
+
+	// One histogram per tensor, whose window edges are E4M3FN's smallest
+	// subnormal (2^-9) and Max (448) times the tensorwise scale_inv.
+	svgs := regexp.MustCompile(`<svg class="hist" data-tensor="([^"]*)"[^>]*data-window-e4m3fn-lo="([^"]*)" data-window-e4m3fn-hi="([^"]*)"`).FindAllStringSubmatch(s, -1)
+	require.Len(t, svgs, len(rep.Tensors))
+	assert.Equal(t, len(rep.Tensors), strings.Count(s, "</svg>"))
+	in := fp8.E4M3FN.Info()
+	require.Equal(t, []float64{math.Ldexp(1, -9), 448}, []float64{in.MinSubnormal, in.Max})
+	for i, ts := range rep.Tensors {
+		require.Equal(t, ts.Name, svgs[i][1])
+		var d float64
+		for _, r := range ts.Results {
+			if r.Recipe == "tensorwise" {
+				d = r.ScaleInvMin
+			}
+		}
+		lo, err := strconv.ParseFloat(svgs[i][2], 64)
+		require.NoError(t, err)
+		hi, err := strconv.ParseFloat(svgs[i][3], 64)
+		require.NoError(t, err)
+		assert.Equal(t, in.MinSubnormal*d, lo, ts.Name)
+		assert.Equal(t, in.Max*d, hi, ts.Name)
+		assert.InDelta(t, ts.Amax, hi, 1e-6*ts.Amax, ts.Name)
+	}
 }
