@@ -316,7 +316,7 @@ func TestTensorInto(t *testing.T) {
 	for i := range bf {
 		bf[i] = byte(i * 29)
 	}
-	bf[1] = 0x7F // the 2nd byte of a BF16 NaN: compared bit for bit
+	bf[1] = 0x7F          // the 2nd byte of a BF16 NaN: compared bit for bit
 	f6 := make([]byte, 6) // 7 values of 6 bits take 6 bytes (5.25 rounded up)
 	for i := range f6 {
 		f6[i] = byte(i*53 + 1)

@@ -17,12 +17,12 @@ import (
 )
 
 func init() {
-	commands["quantize"] = command{"quantize a matrix (.npy or CSV) and report its scales and errors", runQuantize}
+	commands["quantize"] = command{"quantize a matrix (.npy, CSV, or one tensor of a safetensors or .npz file) and report its scales and errors", runQuantize}
 }
 
 func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	names, shapes := granularityNames()
-	fs := prog.Flags("quantize", "--format F --granularity "+strings.Join(names, "|")+" [--json] FILE", stderr)
+	fs := prog.Flags("quantize", "--format F --granularity "+strings.Join(names, "|")+" [--tensor NAME] [--json] FILE", stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	formatName := fs.String("format", "E4M3FN", "element format")
 	granName := fs.String("granularity", "tensor", strings.Join(names, ", ")+" (also "+strings.Join(shapes, ", ")+")")
@@ -32,12 +32,13 @@ func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	rbits := fs.Int("rbits", 16, "stochastic rounding: random bits per element, 1..32")
 	mxRound := fs.String("mx-rounding", "floor", "MX shared exponent: floor (OCP), ceil or nearest")
 	maxBytes := maxBytesFlag(fs)
+	tensorName := fs.String("tensor", "", "the tensor to quantize, by name, from a file of several (safetensors, .npz)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return cmdline.Usagef("quantize needs one FILE (.npy float32/float64 2-D array, or CSV)")
+		return cmdline.Usagef("quantize needs one FILE (.npy, CSV, safetensors or .npz; --tensor NAME picks a tensor of several)")
 	}
 	f, err := fp8.Lookup(*formatName)
 	if err != nil {
@@ -51,7 +52,7 @@ func runQuantize(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	t, err := readTensor(pos[0], *maxBytes)
+	t, err := readTensor(pos[0], *maxBytes, *tensorName)
 	if err != nil {
 		return err
 	}
@@ -84,13 +85,25 @@ func maxBytesFlag(fs *flag.FlagSet) *int64 {
 	return fs.Int64("max-bytes", tensorio.DefaultMaxBytes, "largest tensor file read, in bytes")
 }
 
-// readTensor reads the one tensor of a .npy or CSV file (told apart by
-// content) of at most maxBytes bytes.
-func readTensor(path string, maxBytes int64) (*scaling.Tensor, error) {
+// readTensor reads one tensor of a tensor file (.npy, CSV, safetensors or
+// a shard index, .npz; told apart by content) of at most maxBytes bytes:
+// the one named name, or the only one when name is empty (see
+// tensorio.Select). Only that tensor is read.
+func readTensor(path string, maxBytes int64, name string) (*scaling.Tensor, error) {
 	if maxBytes <= 0 {
 		return nil, cmdline.Usagef("--max-bytes must be positive")
 	}
-	t, err := tensorio.One(tensorio.ReadFile(path, tensorio.Limits{MaxBytes: maxBytes}))
+	as, closeFiles, err := tensorio.OpenFile(path, tensorio.Limits{MaxBytes: maxBytes})
+	var t *scaling.Tensor
+	if err == nil {
+		t, err = tensorio.Select(as, name)
+		if cerr := closeFiles(); err == nil {
+			err = cerr
+		}
+	}
+	if errors.Is(err, tensorio.ErrNoTensor) && name == "" {
+		err = fmt.Errorf("%w (--tensor NAME picks one)", err)
+	}
 	if errors.Is(err, tensorio.ErrTooLarge) {
 		return nil, fmt.Errorf("%w (--max-bytes raises the byte limit)", err)
 	}

@@ -139,7 +139,7 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if !ok {
 			return cmdline.Usagef("scene %s shows no tensor from a file (the window scene does)", pos[0])
 		}
-		t, err := readTensor(*tensorFile, *maxBytes)
+		t, err := readTensor(*tensorFile, *maxBytes, "")
 		if err != nil {
 			return err
 		}
