@@ -126,7 +126,7 @@ func TestNoFileParams(t *testing.T) {
 		_, loader := h.Scene().(viz.TensorLoader)
 		assert.Equal(t, loader, info["tensorInput"], name)
 	}
-	_, err := jsapi.ReadTensor([]byte("1,2\n3\n"), "bad.csv")
+	_, err := jsapi.ReadTensor([]byte("1,2\n3\n"), "bad.csv", "")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "bad.csv: ")
 }

@@ -1,6 +1,7 @@
 package jsapi
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image"
@@ -64,10 +65,21 @@ func (h *Headless) SetParam(name, value string) error {
 }
 
 // ReadTensor parses an uploaded tensor file through package tensorio (the
-// format is told by content: .npy or CSV), with at most MaxElements values;
-// name, the file's name, prefixes errors.
-func ReadTensor(data []byte, name string) (*scaling.Tensor, error) {
-	return tensorio.One(tensorio.ReadBytes(data, name, tensorio.Limits{MaxElements: MaxElements}))
+// format is told by content: .npy, CSV, safetensors or .npz), with at most
+// MaxElements values; name, the file's name, prefixes errors. tensorName
+// picks one tensor of a file of several; empty, the file must hold only
+// one, and the error for one of several lists their names (see
+// tensorio.Select). Only the picked tensor is decoded.
+func ReadTensor(data []byte, name, tensorName string) (*scaling.Tensor, error) {
+	a, err := tensorio.Open(bytes.NewReader(data), int64(len(data)), name, tensorio.Limits{MaxElements: MaxElements})
+	if err != nil {
+		return nil, err
+	}
+	t, err := tensorio.Select([]*tensorio.Archive{a}, tensorName)
+	if errors.Is(err, tensorio.ErrNoTensor) && tensorName == "" {
+		err = fmt.Errorf("%w; pass its name as loadTensor's third argument", err)
+	}
+	return t, err
 }
 
 // errFileParam answers a "file" parameter: inside WebAssembly there are no

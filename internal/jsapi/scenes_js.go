@@ -124,9 +124,10 @@ func liveFuncs(live Live) map[string]fn {
 			}
 			return live.Scene().Get(name)
 		},
-		// loadTensor(bytes, filename?) -> sceneInfo: shows the tensor of a
-		// .npy or CSV file (a Uint8Array of its bytes) in the live scene,
-		// which must be able to (the window scene).
+		// loadTensor(bytes, filename?, tensorName?) -> sceneInfo: shows a
+		// tensor of a .npy, CSV, safetensors or .npz file (a Uint8Array of
+		// its bytes) in the live scene, which must be able to (the window
+		// scene): the one named tensorName, or the file's only tensor.
 		"loadTensor": func(args []js.Value) (any, error) {
 			data, single, err := argCodes(args, 0, "bytes")
 			if err != nil {
@@ -141,7 +142,13 @@ func liveFuncs(live Live) map[string]fn {
 			} else if v.Type() != js.TypeUndefined && v.Type() != js.TypeNull {
 				return nil, fmt.Errorf("argument 2 (filename) must be a string, got %s", kind(v))
 			}
-			t, err := ReadTensor(data, filename)
+			var tensorName string
+			if v := arg(args, 2); v.Type() == js.TypeString {
+				tensorName = v.String()
+			} else if v.Type() != js.TypeUndefined && v.Type() != js.TypeNull {
+				return nil, fmt.Errorf("argument 3 (tensorName) must be a string, got %s", kind(v))
+			}
+			t, err := ReadTensor(data, filename, tensorName)
 			if err != nil {
 				return nil, err
 			}

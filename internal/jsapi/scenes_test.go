@@ -3,14 +3,18 @@
 package jsapi_test
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/internal/jsapi"
+	"github.com/fp8lab/fp8lab/tensorio"
 	"github.com/fp8lab/fp8lab/viz"
 )
 
@@ -204,10 +208,11 @@ func tensorCases(t *testing.T, names []string) []jsCase {
 	}
 	want, err := viz.New("window")
 	require.NoError(t, err)
-	tensor, err := jsapi.ReadTensor([]byte("1,2,300\n-4,0.001,6\n"), "t.csv")
+	tensor, err := jsapi.ReadTensor([]byte("1,2,300\n-4,0.001,6\n"), "t.csv", "")
 	require.NoError(t, err)
 	require.NoError(t, want.(viz.TensorLoader).LoadTensor(tensor))
 	wantFacts := want.Facts()
+	two, twoFacts := twoTensorFile(t)
 	return append(cases,
 		jsCase{name: "loadTensor CSV", code: `api.setScene("window"); const info = api.loadTensor(new TextEncoder().encode("1,2,300\n-4,0.001,6\n"), "t.csv"); return [api.getParam("tensor"), info.facts];`,
 			check: func(t *testing.T, v any) {
@@ -218,7 +223,48 @@ func tensorCases(t *testing.T, names []string) []jsCase {
 					assert.Equal(t, fv, got[k], "fact %s", k)
 				}
 			}},
+		jsCase{name: "loadTensor of a two-tensor safetensors file, no name", code: `api.setScene("window"); return api.loadTensor(` + two + `, "two.safetensors");`,
+			wantErr: `holds 2 tensors; name one ("a.weight", "b.weight"); pass its name as loadTensor's third argument`},
+		jsCase{name: "loadTensor of a two-tensor safetensors file, unknown name", code: `api.setScene("window"); return api.loadTensor(` + two + `, "two.safetensors", "c");`,
+			wantErr: `no such tensor "c"`},
+		jsCase{name: "loadTensor with a tensor name that is not a string", code: `api.setScene("window"); return api.loadTensor(` + two + `, "two.safetensors", 3);`,
+			wantErr: "argument 3 (tensorName) must be a string"},
+		jsCase{name: "loadTensor picks a tensor by name", code: `api.setScene("window"); const info = api.loadTensor(` + two + `, "two.safetensors", "b.weight"); return [api.getParam("tensor"), info.facts];`,
+			check: func(t *testing.T, v any) {
+				r := v.([]any)
+				assert.Equal(t, "loaded", r[0])
+				got := obj(t, r[1])
+				for k, fv := range twoFacts {
+					assert.Equal(t, fv, got[k], "fact %s", k)
+				}
+			}},
 		jsCase{name: "loadTensor garbage", code: `return api.loadTensor(new TextEncoder().encode("1,2\n3\n"));`, wantErr: "fp8lab.loadTensor"},
 		jsCase{name: "loadTensor with NaN", code: `return api.loadTensor(new TextEncoder().encode("1,NaN\n"));`, wantErr: "NaN"},
 	)
+}
+
+// twoTensorFile is a safetensors file of two tensors as a JS Uint8Array
+// literal, and the window scene's facts for its tensor "b.weight".
+func twoTensorFile(t *testing.T) (string, map[string]string) {
+	f32 := func(v ...float32) []byte {
+		var b bytes.Buffer
+		require.NoError(t, binary.Write(&b, binary.LittleEndian, v))
+		return b.Bytes()
+	}
+	var b bytes.Buffer
+	require.NoError(t, tensorio.WriteSafetensors(&b, []tensorio.Raw{
+		{Name: "a.weight", DType: "F32", Shape: []int64{1, 2}, Data: f32(1, 2)},
+		{Name: "b.weight", DType: "F32", Shape: []int64{2, 3}, Data: f32(1, 2, 300, -4, 0.001, 6)},
+	}, nil))
+	tensor, err := jsapi.ReadTensor(b.Bytes(), "two.safetensors", "b.weight")
+	require.NoError(t, err)
+	assert.Equal(t, []float32{1, 2, 300, -4, 0.001, 6}, tensor.Data)
+	w, err := viz.New("window")
+	require.NoError(t, err)
+	require.NoError(t, w.(viz.TensorLoader).LoadTensor(tensor))
+	nums := make([]string, b.Len())
+	for i, c := range b.Bytes() {
+		nums[i] = strconv.Itoa(int(c))
+	}
+	return "new Uint8Array([" + strings.Join(nums, ",") + "])", w.Facts()
 }
