@@ -74,7 +74,7 @@ func TestHistogramAndWindow(t *testing.T) {
 // result is the same, bit for bit, however they are split.
 func TestMeasureSplitIndependent(t *testing.T) {
 	x := gauss(t, 300, 256, 4) // 76,800 values: split on 2 or more workers
-	x.Data[7] = 5                // a spike: overflow under mxfp8, flush elsewhere
+	x.Data[7] = 5              // a spike: overflow under mxfp8, flush elsewhere
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	var serial []Result
 	for _, r := range DefaultRecipes() {
