@@ -39,6 +39,7 @@ type trainFlags struct {
 	asJSON, progress                                      bool
 	spike                                                 string        // --spike STEP:FACTOR
 	spikeAt                                               compare.Spike // parsed by check
+	checkpoint, checkpointDType                           string        // --checkpoint FILE, its dtype
 }
 
 const trainSynopsis = "--recipe NAME|--recipe-file r.json --steps N [--seed S] [--config classroom|reference] [--corpus FILE] [--spike STEP:FACTOR] [--json] [-o run.json]\n" +
@@ -63,6 +64,8 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.png, "png", "", "compare: draw the mean validation-loss curves to this PNG")
 	fs.StringVar(&f.spike, "spike", "", "inject an activation spike: STEP:FACTOR multiplies every block's GELU output at that step (e.g. 200:1000)")
 	fs.BoolVar(&f.progress, "progress", false, "show the progress line on stderr even when it is not a terminal")
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "save the weights at the end of the run to this safetensors file (fp8lab scan reads it)")
+	fs.StringVar(&f.checkpointDType, "checkpoint-dtype", train.CheckpointF32, "dtype of --checkpoint: F32 (exact) or BF16")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -70,7 +73,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := f.check(pos); err != nil {
 		return err
 	}
-	for _, name := range []string{f.out, f.png} {
+	for _, name := range []string{f.out, f.png, f.checkpoint} {
 		if name != "" {
 			if err := outfile.Check(name); err != nil {
 				return err
@@ -102,7 +105,17 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	pr := newProgress(stderr, f.progress, 1, f.steps, cfg.TokensPerStep())
-	res, stopped, err := compare.Run(ctx, cfg, r, f.seed, f.steps, data, f.spikeAt, pr.step)
+	var save func(*train.Trainer) error
+	if f.checkpoint != "" {
+		save = func(tr *train.Trainer) error {
+			var b bytes.Buffer
+			if err := tr.SaveCheckpoint(&b, f.checkpointDType); err != nil {
+				return err
+			}
+			return outfile.WriteFile(f.checkpoint, b.Bytes())
+		}
+	}
+	res, stopped, err := compare.RunCheckpoint(ctx, cfg, r, f.seed, f.steps, data, f.spikeAt, pr.step, save)
 	pr.done()
 	if err != nil {
 		return err
@@ -136,6 +149,10 @@ func (f *trainFlags) check(pos []string) error {
 		return cmdline.Usagef("--seeds %d: want 1..%d", f.seeds, compare.MaxSeeds)
 	case comparing && f.workers < 1:
 		return cmdline.Usagef("--workers %d: want at least 1", f.workers)
+	case comparing && f.checkpoint != "":
+		return cmdline.Usagef("--checkpoint saves a single run (--recipe), not a --compare")
+	case f.checkpointDType != train.CheckpointF32 && f.checkpointDType != train.CheckpointBF16:
+		return cmdline.Usagef("--checkpoint-dtype %q: want %s or %s", f.checkpointDType, train.CheckpointF32, train.CheckpointBF16)
 	case !comparing && f.png != "":
 		return cmdline.Usagef("--png draws the curves of --compare")
 	case !comparing && f.recipe == "" && f.recipeFile == "":

@@ -64,6 +64,14 @@ func (s Spike) Check(steps int) error {
 // returns the run so far with stopped set. Result.Steps is the number of
 // steps done.
 func Run(ctx context.Context, cfg train.Config, r *train.Recipe, seed uint64, steps int, data *train.Corpus, spike Spike, onStep func(Step)) (res *train.Result, stopped bool, err error) {
+	return RunCheckpoint(ctx, cfg, r, seed, steps, data, spike, onStep, nil)
+}
+
+// RunCheckpoint is Run that, when the run ends without error (all its
+// steps done, or stopped by ctx), hands the trainer to save (if not nil),
+// to write a checkpoint (train.Trainer.SaveCheckpoint) of the weights it
+// ended with; save's error is returned with the run.
+func RunCheckpoint(ctx context.Context, cfg train.Config, r *train.Recipe, seed uint64, steps int, data *train.Corpus, spike Spike, onStep func(Step), save func(*train.Trainer) error) (res *train.Result, stopped bool, err error) {
 	if steps > MaxSteps {
 		return nil, false, fmt.Errorf("compare: %d steps is more than the bound of %d", steps, MaxSteps)
 	}
@@ -119,5 +127,10 @@ func Run(ctx context.Context, cfg train.Config, r *train.Recipe, seed uint64, st
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()
+	if save != nil {
+		if err := save(tr); err != nil {
+			return res, stopped, err
+		}
+	}
 	return res, stopped, nil
 }
