@@ -188,14 +188,18 @@ func writeScanText(w io.Writer, rep *scan.Report) error {
 	}
 	fmt.Fprintf(w, "Summary (%d tensors; keep in BF16 below %.4g dB SQNR)\n", len(rep.Tensors), rep.MinSQNR)
 	for _, s := range rep.Summary {
-		keep := "none"
-		if len(s.KeepBF16) > 0 {
-			keep = strings.Join(s.KeepBF16, ", ")
-		}
-		fmt.Fprintf(w, "  %s %s: worst %s; keep in BF16: %s\n", s.Recipe, s.Format, strings.Join(s.Worst, ", "), keep)
+		fmt.Fprintf(w, "  %s %s: worst %s; keep in BF16: %s\n", s.Recipe, s.Format, strings.Join(s.Worst, ", "), keepList(s.KeepBF16))
 	}
 	if rep.Interrupted {
 		fmt.Fprintln(w, "(interrupted: partial report)")
 	}
 	return nil
+}
+
+// keepList is the summary's list of tensors to keep in BF16, or "none".
+func keepList(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }

@@ -18,7 +18,7 @@ func scanHTML(rep *scan.Report) []byte {
 	var b strings.Builder
 	b.WriteString(`<!doctype html><html><head><meta charset="utf-8"><title>fp8lab scan</title><style>
 body{font:13px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse}td,th{padding:2px 6px;border:1px solid #ccc;text-align:right}
-th{background:#f4f4f4}td.n{text-align:left}</style></head><body><h1>fp8lab scan</h1>`)
+th{background:#f4f4f4}td.n{text-align:left}.wide{overflow-x:auto;max-width:100%}</style></head><body><h1>fp8lab scan</h1>`)
 	fmt.Fprintf(&b, "<p>%d tensors; recipes %s; formats %s; keep in BF16 below %.4g dB worst-block SQNR.", len(rep.Tensors),
 		html.EscapeString(strings.Join(rep.Recipes, ", ")), html.EscapeString(strings.Join(rep.Formats, ", ")), rep.MinSQNR)
 	if rep.Interrupted {
@@ -57,9 +57,9 @@ th{background:#f4f4f4}td.n{text-align:left}</style></head><body><h1>fp8lab scan<
 	b.WriteString("</table><h2>Summary</h2><ul>")
 	for _, s := range rep.Summary {
 		fmt.Fprintf(&b, "<li>%s %s: worst %s; keep in BF16: %s</li>", html.EscapeString(s.Recipe), html.EscapeString(s.Format),
-			html.EscapeString(strings.Join(s.Worst, ", ")), html.EscapeString(strings.Join(s.KeepBF16, ", ")))
+			html.EscapeString(strings.Join(s.Worst, ", ")), html.EscapeString(keepList(s.KeepBF16)))
 	}
-	b.WriteString("</ul><h2>Table</h2><table><tr>")
+	b.WriteString(`</ul><h2>Table</h2><div class="wide"><table><tr>`)
 	for _, h := range scanCSVHeader {
 		fmt.Fprintf(&b, "<th>%s</th>", h)
 	}
@@ -81,7 +81,7 @@ th{background:#f4f4f4}td.n{text-align:left}</style></head><body><h1>fp8lab scan<
 			b.WriteString("</tr>")
 		}
 	}
-	b.WriteString("</table><h2>Histograms</h2><p>log2|x| of each tensor's finite nonzero values (bar height: square root of the count) against each format's window under the tensorwise scale: [smallest positive value, Max] × scale_inv. Right of the window is clipped, left of it flushed to zero.</p>")
+	b.WriteString("</table></div><h2>Histograms</h2><p>log2|x| of each tensor's finite nonzero values (bar height: square root of the count) against each format's window under the tensorwise scale: [smallest positive value, Max] × scale_inv. Right of the window is clipped, left of it flushed to zero.</p>")
 	for _, t := range rep.Tensors {
 		fmt.Fprintf(&b, "<h3>%s</h3>", html.EscapeString(t.Name))
 		if t.Skipped != "" {
