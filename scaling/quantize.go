@@ -76,12 +76,31 @@ type Quantized struct {
 // ErrNonFinite (current scaling has no scale for it); use QuantizeWithScales,
 // as delayed scaling does, to quantize non-finite values with a given scale.
 func Quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized, error) {
-	return quantize(t, f, g, opts, nil)
+	return quantize(nil, t, f, g, opts, nil)
 }
 
-// quantize is Quantize, gathering error statistics into st unless it is nil.
-func quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options, st *statsAcc) (*Quantized, error) {
-	q, l, err := prepare(t, f, g, opts)
+// QuantizeInto is Quantize writing its result into dst, whose Codes,
+// Scales, Amax and ScaleCodes are reused where their capacity suffices
+// (every other field is overwritten): a loop that quantizes tensors of one
+// shape allocates nothing after the first call and the garbage collector
+// has nothing to do. The result equals Quantize's. On error the contents of
+// dst are unspecified.
+func QuantizeInto(dst *Quantized, t *Tensor, f *fp8.Format, g Granularity, opts Options) error {
+	if dst == nil {
+		return fmt.Errorf("%w: nil destination", ErrShape)
+	}
+	_, err := quantize(dst, t, f, g, opts, nil)
+	return err
+}
+
+// quantize is Quantize, gathering error statistics into st unless it is nil
+// and reusing the buffers of reuse unless it is nil.
+func quantize(reuse *Quantized, t *Tensor, f *fp8.Format, g Granularity, opts Options, st *statsAcc) (*Quantized, error) {
+	scaleCodes := []uint8(nil)
+	if reuse != nil {
+		scaleCodes = reuse.ScaleCodes
+	}
+	q, l, err := prepare(reuse, t, f, g, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -97,14 +116,9 @@ func quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options, st *statsAc
 	}
 	switch g.Scales() {
 	case ScaleE8M0:
-		q.ScaleFormat, q.ScaleCodes = g.ScaleFormat(), make([]uint8, l.blocks())
-		for b, a := range q.Amax {
-			c, err := MXScale(float64(a), f, opts.MXRounding)
-			if err != nil {
-				return nil, err
-			}
-			k, _ := fp8.E8M0Exponent(c)
-			q.ScaleCodes[b], q.Scales[b] = c, float32(math.Ldexp(1, -k))
+		q.ScaleFormat, q.ScaleCodes = g.ScaleFormat(), resize(scaleCodes, l.blocks())
+		if err := mxScales(q, bits, f, opts.MXRounding); err != nil {
+			return nil, err
 		}
 	case ScaleE4M3:
 		var tensorAmax float32
@@ -116,7 +130,7 @@ func quantize(t *Tensor, f *fp8.Format, g Granularity, opts Options, st *statsAc
 			return nil, err
 		}
 		q.TensorScale = dec
-		q.ScaleFormat, q.ScaleCodes = g.ScaleFormat(), make([]uint8, l.blocks())
+		q.ScaleFormat, q.ScaleCodes = g.ScaleFormat(), resize(scaleCodes, l.blocks())
 		for b, a := range q.Amax {
 			if q.ScaleCodes[b], q.Scales[b], err = NVFP4BlockScale(a, enc); err != nil {
 				return nil, err
@@ -144,7 +158,7 @@ func QuantizeWithScales(t *Tensor, f *fp8.Format, g Granularity, scales []float3
 	if !g.FloatScales() {
 		return nil, fmt.Errorf("%w: %s scales are not float32 multipliers; use Quantize", ErrGranularity, g)
 	}
-	q, l, err := prepare(t, f, g, opts)
+	q, l, err := prepare(nil, t, f, g, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -170,8 +184,9 @@ func QuantizeWithScales(t *Tensor, f *fp8.Format, g Granularity, scales []float3
 	return q, nil
 }
 
-// prepare checks the arguments and allocates the result.
-func prepare(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized, layout, error) {
+// prepare checks the arguments and allocates the result, or overwrites
+// reuse and recycles its buffers when it is not nil.
+func prepare(reuse *Quantized, t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized, layout, error) {
 	if err := t.Check(); err != nil {
 		return nil, layout{}, err
 	}
@@ -189,15 +204,28 @@ func prepare(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized,
 	if g.TakesBlockShape() {
 		resolved.BlockRows, resolved.BlockCols = l.br, l.bc
 	}
-	q := &Quantized{
+	q := reuse
+	if q == nil {
+		q = new(Quantized)
+	}
+	*q = Quantized{
 		Rows: t.Rows, Cols: t.Cols, Format: f, Granularity: resolved,
 		BlockRows: l.br, BlockCols: l.bc, ScaleRows: l.gr, ScaleCols: l.gc,
-		Codes:  make([]uint8, t.Len()),
-		Scales: make([]float32, l.blocks()),
-		Amax:   make([]float32, l.blocks()),
+		Codes:  resize(q.Codes, t.Len()),
+		Scales: resize(q.Scales, l.blocks()),
+		Amax:   resize(q.Amax, l.blocks()),
 		Mode:   opts.Mode,
 	}
 	return q, l, nil
+}
+
+// resize returns s[:n] when s has the capacity, else a new slice of n
+// elements. The caller overwrites every element.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
 }
 
 // checkCombination rejects element formats and options that do not go with

@@ -3,6 +3,7 @@ package scaling
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
@@ -332,5 +333,36 @@ func TestStochasticMatchesScalar(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestQuantizeIntoMatchesQuantize checks that QuantizeInto, reusing one
+// destination across granularities and shapes, gives Quantize's result.
+func TestQuantizeIntoMatchesQuantize(t *testing.T) {
+	dst := new(Quantized)
+	for _, shape := range [][2]int{{64, 256}, {16, 64}, {128, 384}} {
+		x, err := RandomNormal(shape[0], shape[1], 3, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range []Granularity{PerTensor, PerRow, Tile1x128, Block128, MX, NVFP4} {
+			f := fp8.E4M3FN
+			if g == NVFP4 {
+				f = fp8.E2M1
+			}
+			want, err := Quantize(x, f, g, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := QuantizeInto(dst, x, f, g, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(want, dst) {
+				t.Fatalf("%v %s: QuantizeInto differs from Quantize", shape, g)
+			}
+		}
+	}
+	if err := QuantizeInto(nil, &Tensor{Rows: 1, Cols: 1, Data: []float32{1}}, fp8.E4M3FN, PerTensor, Options{}); err == nil {
+		t.Fatal("nil destination accepted")
 	}
 }

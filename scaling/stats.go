@@ -29,7 +29,7 @@ type EncodeStats struct {
 // computed in the encode pass from each chunk while it is in cache.
 func QuantizeWithStats(t *Tensor, f *fp8.Format, g Granularity, opts Options) (*Quantized, EncodeStats, error) {
 	st := &statsAcc{}
-	q, err := quantize(t, f, g, opts, st)
+	q, err := quantize(nil, t, f, g, opts, st)
 	if err != nil {
 		return nil, EncodeStats{}, err
 	}
