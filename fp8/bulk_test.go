@@ -240,7 +240,7 @@ func TestEncodeScaledSlice32(t *testing.T) {
 		for i := 0; i < 5000; i++ {
 			xs = append(xs, math.Float32frombits(rng.Uint32()), float32(rng.NormFloat64()*50))
 		}
-		for _, blockLen := range []int{1, 7, 32, 128, len(xs)} {
+		for _, blockLen := range []int{1, 7, 16, 32, 128, 1023, len(xs)} {
 			scales := make([]float32, (len(xs)+blockLen-1)/blockLen)
 			for b := range scales {
 				scales[b] = []float32{1, 0.5, 3, 1e-3, 7.5e5, 0x1p-20}[b%6]

@@ -27,6 +27,10 @@ func (f *Format) EncodeScaledSlice32(dst []uint8, src, scales []float32, blockLe
 	if err := m.check(); err != nil {
 		return err
 	}
+	if blockLen < bulkBlock/2 && m.Round == NearestEven && m.Overflow != NoSaturate &&
+		(f.fast.kind == kindE4M3FN || f.fast.kind == kindE5M2) {
+		return f.encodeScaledShort32(dst, src, scales, blockLen, m)
+	}
 	var buf [bulkBlock]float32
 	for lo := 0; lo < len(src); {
 		b := lo / blockLen
@@ -118,6 +122,83 @@ func nearestScaledE5M2(d []uint8, s []float32, scale float32) uint32 {
 			}
 		}
 		d[i] = uint8(min(mag, maxMagE5M2)) | uint8(u>>24)&0x80
+	}
+	return special
+}
+
+// encodeScaledShort32 is EncodeScaledSlice32 for short blocks (MX's 32,
+// NVFP4's 16) in E4M3FN or E5M2, nearest-even, saturating: one kernel call
+// covers as many whole blocks as fit in bulkBlock elements, so no block
+// pays for a call, a dispatch or a special-value check of its own.
+func (f *Format) encodeScaledShort32(dst []uint8, src, scales []float32, blockLen int, m Mode) error {
+	span := bulkBlock / blockLen * blockLen
+	for lo := 0; lo < len(src); lo += span {
+		hi := min(lo+span, len(src))
+		s, d, sc := src[lo:hi], dst[lo:hi], scales[lo/blockLen:]
+		var special uint32
+		if f.fast.kind == kindE4M3FN {
+			special = nearestScaledBlocksE4M3FN(d, s, sc, blockLen)
+		} else {
+			special = nearestScaledBlocksE5M2(d, s, sc, blockLen)
+		}
+		if special>>31 == 0 {
+			continue
+		}
+		for j := 0; j < len(s); j += blockLen {
+			k := min(j+blockLen, len(s))
+			if i, err := f.finishScaled(d[j:k], s[j:k], sc[j/blockLen], m, special); err != nil {
+				return elementError(lo+j+i, err)
+			}
+		}
+	}
+	return nil
+}
+
+// nearestScaledBlocksE4M3FN is nearestScaledE4M3FN over consecutive blocks
+// of blockLen elements, block b multiplied by scales[b].
+func nearestScaledBlocksE4M3FN(d []uint8, s, scales []float32, blockLen int) uint32 {
+	var special uint32
+	for b := 0; len(s) > 0; b++ {
+		n := min(blockLen, len(s))
+		x, y, scale := s[:n], d[:n], scales[b]
+		for i := range x {
+			u := math.Float32bits(x[i] * scale)
+			a := u & 0x7FFFFFFF
+			mag := (a - biasE4M3FN + (1<<(dropE4M3FN-1) - 1) + (a>>dropE4M3FN)&1) >> dropE4M3FN
+			if a-minNormalE4M3FN >= 0x7F800000-minNormalE4M3FN {
+				if a >= 0x7F800000 {
+					special = 1 << 31
+				} else {
+					mag = math.Float32bits(math.Float32frombits(a)+magicE4M3FN) - magicBitsE4M3FN
+				}
+			}
+			y[i] = uint8(min(mag, maxMagE4M3FN)) | uint8(u>>24)&0x80
+		}
+		s, d = s[n:], d[n:]
+	}
+	return special
+}
+
+// nearestScaledBlocksE5M2 is nearestScaledBlocksE4M3FN for E5M2.
+func nearestScaledBlocksE5M2(d []uint8, s, scales []float32, blockLen int) uint32 {
+	var special uint32
+	for b := 0; len(s) > 0; b++ {
+		n := min(blockLen, len(s))
+		x, y, scale := s[:n], d[:n], scales[b]
+		for i := range x {
+			u := math.Float32bits(x[i] * scale)
+			a := u & 0x7FFFFFFF
+			mag := (a - biasE5M2 + (1<<(dropE5M2-1) - 1) + (a>>dropE5M2)&1) >> dropE5M2
+			if a-minNormalE5M2 >= 0x7F800000-minNormalE5M2 {
+				if a >= 0x7F800000 {
+					special = 1 << 31
+				} else {
+					mag = math.Float32bits(math.Float32frombits(a)+magicE5M2) - magicBitsE5M2
+				}
+			}
+			y[i] = uint8(min(mag, maxMagE5M2)) | uint8(u>>24)&0x80
+		}
+		s, d = s[n:], d[n:]
 	}
 	return special
 }
