@@ -31,7 +31,10 @@ func (f *Format) EncodeScaledSlice32(dst []uint8, src, scales []float32, blockLe
 		(f.fast.kind == kindE4M3FN || f.fast.kind == kindE5M2) {
 		return f.encodeScaledShort32(dst, src, scales, blockLen, m)
 	}
-	var buf [bulkBlock]float32
+	// buf holds the products on the generic path only: it would escape
+	// (through the kernel's function value), so the fast kernels, which
+	// need none, must not pay for allocating it on every call.
+	var buf []float32
 	for lo := 0; lo < len(src); {
 		b := lo / blockLen
 		hi := min((b+1)*blockLen, len(src), lo+bulkBlock)
@@ -44,6 +47,9 @@ func (f *Format) EncodeScaledSlice32(dst []uint8, src, scales []float32, blockLe
 		case f.fast.kind == kindE5M2 && m.Round == NearestEven && m.Overflow != NoSaturate:
 			i, err = f.finishScaled(d, s, scales[b], m, nearestScaledE5M2(d, s, scales[b]))
 		default:
+			if buf == nil {
+				buf = make([]float32, bulkBlock)
+			}
 			t := buf[:len(s)]
 			for k, x := range s {
 				t[k] = x * scales[b]
