@@ -3,6 +3,7 @@ package scaling
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/fp8lab/fp8lab/internal/parallel"
 )
@@ -21,18 +22,22 @@ const (
 // absMaxBits returns the largest float32 bit pattern of |x| over s, 0 for an
 // empty slice. Non-negative float32 values order like their bit patterns,
 // and every NaN pattern is above +Inf's, so a result above f32InfBits means
-// s holds a NaN and one equal to it means s holds an infinity.
+// s holds a NaN and one equal to it means s holds an infinity. It reads the
+// values as integers (no float register round trip), eight per iteration
+// into four independent maxima, without bounds checks.
 func absMaxBits(s []float32) uint32 {
+	w := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 	var m0, m1, m2, m3 uint32
-	i := 0
-	for ; i+4 <= len(s); i += 4 {
-		m0 = max(m0, math.Float32bits(s[i])&f32AbsMask)
-		m1 = max(m1, math.Float32bits(s[i+1])&f32AbsMask)
-		m2 = max(m2, math.Float32bits(s[i+2])&f32AbsMask)
-		m3 = max(m3, math.Float32bits(s[i+3])&f32AbsMask)
+	for len(w) >= 8 {
+		x := w[:8:8]
+		m0 = max(m0, x[0]&f32AbsMask, x[4]&f32AbsMask)
+		m1 = max(m1, x[1]&f32AbsMask, x[5]&f32AbsMask)
+		m2 = max(m2, x[2]&f32AbsMask, x[6]&f32AbsMask)
+		m3 = max(m3, x[3]&f32AbsMask, x[7]&f32AbsMask)
+		w = w[8:]
 	}
-	for ; i < len(s); i++ {
-		m0 = max(m0, math.Float32bits(s[i])&f32AbsMask)
+	for _, u := range w {
+		m0 = max(m0, u&f32AbsMask)
 	}
 	return max(m0, m1, m2, m3)
 }
