@@ -45,3 +45,41 @@ func TestMXScalesMatchMXScale(t *testing.T) {
 		}
 	}
 }
+
+// TestAmaxGridShortBlocks checks the inlined short-block amax against a
+// direct computation on ragged shapes holding NaN, ±Inf and signed zeros.
+func TestAmaxGridShortBlocks(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for _, shape := range [][2]int{{3, 45}, {5, 100}, {2, 7}, {4, 96}} {
+		x := &Tensor{Rows: shape[0], Cols: shape[1], Data: make([]float32, shape[0]*shape[1])}
+		for i := range x.Data {
+			x.Data[i] = float32(rnd.NormFloat64() * 10)
+			switch rnd.IntN(40) {
+			case 0:
+				x.Data[i] = float32(math.NaN())
+			case 1:
+				x.Data[i] = float32(math.Inf(-1))
+			case 2:
+				x.Data[i] = float32(math.Copysign(0, -1))
+			}
+		}
+		for _, bc := range []int{1, 3, 8, 16, 32, 255} {
+			got, err := AmaxBlocks(x, 1, bc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < x.Rows; i++ {
+				for b := 0; b < got.Cols; b++ {
+					var m uint32
+					for j := b * bc; j < min((b+1)*bc, x.Cols); j++ {
+						m = max(m, math.Float32bits(x.Data[i*x.Cols+j])&0x7FFFFFFF)
+					}
+					want, g := amaxFromBits(m), got.Data[i*got.Cols+b]
+					if math.Float32bits(want) != math.Float32bits(g) {
+						t.Fatalf("%v block 1×%d (%d, %d): got %g, want %g", shape, bc, i, b, g, want)
+					}
+				}
+			}
+		}
+	}
+}
