@@ -1,8 +1,6 @@
 package rng
 
 import (
-	"math"
-
 	"github.com/fp8lab/fp8lab/internal/parallel"
 )
 
@@ -81,15 +79,23 @@ func fillSerial(dst []uint32, seed, stream, start uint64) {
 		dst = dst[1:]
 		start++
 	}
-	// Body: whole Philox blocks, two at a time where their counters differ
-	// only in word 0. block counts the 4-word block index.
+	// Body: whole Philox blocks, three at a time while their counters differ
+	// only in word 0; one block across each carry into word 1 (and the wrap
+	// of the 62-bit block index, which is such a carry). block counts the
+	// 4-word block index.
 	block := start >> 2
-	for len(dst) >= 8 && uint32(block) != math.MaxUint32 && block < 1<<62-1 {
-		a0, a1, a2, a3, b0, b1, b2, b3 := philox2(uint32(block), uint32(block)+1, uint32(block>>32), s0, s1, k0, k1)
-		d := dst[:8:8]
-		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = a0, a1, a2, a3, b0, b1, b2, b3
-		dst = dst[8:]
-		block = (block + 2) & (1<<62 - 1) // indices wrap modulo 2^64
+	keys := philoxKeys(k0, k1)
+	for len(dst) >= 12 {
+		n := len(dst)
+		dst = fill3(dst, uint32(block), uint32(block>>32), s0, s1, &keys)
+		block = (block + uint64(n-len(dst))/4) & (1<<62 - 1) // the last block may carry
+		if len(dst) < 12 {
+			break
+		}
+		a, b, c, d := philox(uint32(block), uint32(block>>32), s0, s1, k0, k1)
+		dst[0], dst[1], dst[2], dst[3] = a, b, c, d
+		dst = dst[4:]
+		block = (block + 1) & (1<<62 - 1) // indices wrap modulo 2^64
 	}
 	for len(dst) >= 4 {
 		a, b, c, d := philox(uint32(block), uint32(block>>32), s0, s1, k0, k1)
