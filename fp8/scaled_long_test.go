@@ -1,0 +1,49 @@
+package fp8
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"github.com/fp8lab/fp8lab/internal/testenv"
+)
+
+// TestExhaustiveScaledShortBlocks compares EncodeScaledSlice32 with blocks
+// of 32 and 16 (the one-call-per-run kernel for MX and NVFP4) against
+// EncodeSlice32 of the float32 products, for E4M3FN and E5M2, nearest-even,
+// saturating and keeping Inf, over float32 bit patterns in chunks of 2^20
+// with scales that push values past Max and into the subnormals: all 2^32
+// patterns in long mode (FP8LAB_LONG=1), every 251st chunk otherwise.
+func TestExhaustiveScaledShortBlocks(t *testing.T) {
+	const chunkBits = 20
+	step := 251
+	if testenv.Long() {
+		step = 1
+	}
+	src := make([]float32, 1<<chunkBits)
+	prod := make([]float32, len(src))
+	want, got := make([]uint8, len(src)), make([]uint8, len(src))
+	factors := []float32{1, 0.5, 3, 1e-3, 7.5e5, 0x1p-20, 0x1p-127}
+	for _, f := range []*Format{E4M3FN, E5M2} {
+		for _, blockLen := range []int{32, 16} {
+			scales := make([]float32, len(src)/blockLen)
+			for b := range scales {
+				scales[b] = factors[b%len(factors)]
+			}
+			for _, m := range []Mode{{}, {Overflow: SaturateKeepInf}} {
+				for c := 0; c < 1<<(32-chunkBits); c += step {
+					base := uint32(c) << chunkBits
+					for i := range src {
+						src[i] = math.Float32frombits(base + uint32(i))
+						prod[i] = src[i] * scales[i/blockLen]
+					}
+					errWant := f.EncodeSlice32(want, prod, m)
+					errGot := f.EncodeScaledSlice32(got, src, scales, blockLen, m)
+					if (errWant == nil) != (errGot == nil) || errWant == nil && !bytes.Equal(want, got) {
+						t.Fatalf("%s block %d %+v chunk %#x: %v vs %v, or codes differ", f, blockLen, m, base, errWant, errGot)
+					}
+				}
+			}
+		}
+	}
+}
