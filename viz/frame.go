@@ -11,8 +11,10 @@ import (
 // background and title bar (begin), and the panel that stands in for a part
 // that cannot be drawn (errorPanel).
 
-// The smallest picture a scene renders into; smaller destinations give an
-// error (after being cleared, with a note saying so).
+// The smallest picture a scene lays itself out in; smaller destinations
+// give an error (after being cleared, with a note saying so). RenderFor
+// draws smaller pictures, down to MinDisplayWidth×MinDisplayHeight (a
+// phone), by laying the scene out larger and scaling it down.
 const (
 	MinWidth  = 480
 	MinHeight = 270
@@ -25,7 +27,7 @@ func begin(dst *image.RGBA, title, subtitle string) (style, image.Rectangle, err
 		return style{}, image.Rectangle{}, err
 	}
 	b := dst.Bounds()
-	st := newStyle(b.Dx(), b.Dy())
+	st := newStyle(b.Dx(), b.Dy(), displayOf(dst))
 	if b.Dx() < MinWidth || b.Dy() < MinHeight {
 		plot.FillRect(dst, b, st.th.Background)
 		ts := st.muted()

@@ -10,25 +10,39 @@ import (
 
 // style is the theme of one render, its sizes scaled to the picture: text
 // keeps the theme's sizes (14 px ticks, 16 px labels) from about 1000×600 up
-// to 1600×900, shrinks on smaller pictures (golden files, thumbnails) and
-// grows on larger ones (slides at 1920×1080 and beyond).
+// to 1600×900 CSS pixels, never goes below MinTextCSS for the smallest text
+// on pictures of at least ReadableWidth×ReadableHeight, shrinks on smaller
+// pictures (golden files, thumbnails, phones) and grows on larger ones
+// (slides at 1920×1080 and beyond). Sizes are in device pixels: the scale
+// is multiplied by the display's pixel ratio, and by its text scale on
+// readable pictures.
 type style struct {
 	s  float64 // scale factor of text and strokes
 	th plot.Theme
 }
 
-// scaleFor returns the text scale factor of a w×h picture.
-func scaleFor(w, h int) float64 {
-	fw, fh := float64(w), float64(h)
+// scaleFor returns the text scale factor of a w×h picture (device pixels)
+// for display d.
+func scaleFor(w, h int, d Display) float64 {
+	r := d.ratio()
+	fw, fh := float64(w)/r, float64(h)/r // CSS pixels
 	s := math.Min(fw/1000, fh/600)
 	if s >= 1 {
 		s = math.Max(1, math.Min(fw/1600, fh/900))
 	}
-	return math.Min(math.Max(s, 0.55), 3)
+	if fw >= ReadableWidth && fh >= ReadableHeight {
+		s = math.Max(s, MinTextCSS/float64(smallestBase)) * d.textScale()
+	} else if fh > fw {
+		// A narrow, tall picture (a phone held upright): the width
+		// decides, as the scenes stack their parts.
+		s = math.Max(s, fw/620)
+	}
+	s = math.Min(math.Max(s, 0.55), 3)
+	return s * r
 }
 
-func newStyle(w, h int) style {
-	s := scaleFor(w, h)
+func newStyle(w, h int, d Display) style {
+	s := scaleFor(w, h, d)
 	th := plot.LightTheme()
 	th.TickSize *= s
 	th.LabelSize *= s
