@@ -77,7 +77,7 @@ func TestEachControlChangesTheCanvas(t *testing.T) {
 			}
 			tab.do(t, chromedp.Navigate(sceneURL(base, name, start...)))
 			tab.waitReady(t)
-			tab.waitFrames(t, 2)
+			tab.waitDrawn(t)
 			// The controls are changed one after the other, each from the
 			// state the previous one left: one picture per control.
 			before := tab.shot(t, "#canvas")
@@ -86,7 +86,7 @@ func TestEachControlChangesTheCanvas(t *testing.T) {
 					for i := 0; i+1 < len(pre); i += 2 {
 						eval[bool](t, tab, fmt.Sprintf(`%s.then(a => { a.setParam(%q, %q); return true; })`, liveAPI, pre[i], pre[i+1]))
 					}
-					tab.waitFrames(t, 2)
+					tab.waitDrawn(t)
 					before = tab.shot(t, "#canvas")
 				}
 				current := eval[string](t, tab, fmt.Sprintf(`%s.then(a => a.getParam(%q))`, liveAPI, p.Name))
@@ -107,7 +107,7 @@ func TestEachControlChangesTheCanvas(t *testing.T) {
 				}
 				require.NotEqual(t, current, got, "control %s did not change the parameter (errors: %s)", p.Name,
 					eval[string](t, tab, `document.getElementById("p-`+p.Name+`-error").textContent`))
-				tab.waitFrames(t, 2)
+				tab.waitDrawn(t)
 				after := tab.shot(t, "#canvas")
 				assert.Greater(t, diffFraction(before, after), 0.0002, "control %s (%s → %s) did not change the canvas", p.Name, current, got)
 				before = after
@@ -144,7 +144,7 @@ func TestLoadTensorFile(t *testing.T) {
 	tab := newTab(t)
 	tab.do(t, chromedp.Navigate(sceneURL(base, "window")))
 	tab.waitReady(t)
-	tab.waitFrames(t, 3)
+	tab.waitDrawn(t)
 	before := tab.shot(t, "#canvas")
 	tab.do(t, chromedp.SetUploadFiles(chromedp.ID("p-file"), []string{csv}))
 	deadline := time.Now().Add(10 * time.Second)
@@ -153,7 +153,7 @@ func TestLoadTensorFile(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	assert.Equal(t, "loaded", eval[string](t, tab, `document.getElementById("p-tensor").value`), "the page follows")
-	tab.waitFrames(t, 3)
+	tab.waitDrawn(t)
 	assert.Greater(t, diffFraction(before, tab.shot(t, "#canvas")), 0.001)
 	assert.Empty(t, tab.text(t, "#p-file-error"))
 }
@@ -165,7 +165,7 @@ func TestCanvasClickUpdatesThePage(t *testing.T) {
 	tab := newTab(t)
 	tab.do(t, chromedp.Navigate(sceneURL(base, "explorer")))
 	tab.waitReady(t)
-	tab.waitFrames(t, 2)
+	tab.waitDrawn(t)
 	type box struct{ X, Y, W, H float64 }
 	b := eval[box](t, tab, `(() => { const r = document.getElementById("canvas").getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })()`)
 	before := shownFacts(t, tab)["code"]

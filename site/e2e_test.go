@@ -160,17 +160,18 @@ func sceneURL(base, name string, params ...string) string {
 // liveAPI is the expression of the framed playground's API (a promise).
 const liveAPI = `document.getElementById("canvas").contentWindow.fp8labReady`
 
-// waitFrames waits until the canvas has drawn n more frames.
-func (tab *tabT) waitFrames(t *testing.T, n int) {
+// waitDrawn waits until the canvas has drawn a frame and shows every
+// change made so far: it draws only when something changes
+// (fp8labSettled, in the canvas's window, says that no frame is due).
+func (tab *tabT) waitDrawn(t *testing.T) {
 	t.Helper()
-	start := eval[int](t, tab, liveAPI+`.then(a => a.frameCount())`)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		now := eval[int](t, tab, liveAPI+`.then(a => a.frameCount())`)
-		if now >= start+n {
+		frames := eval[int](t, tab, liveAPI+`.then(a => a.frameCount())`)
+		if frames >= 1 && eval[bool](t, tab, `document.getElementById("canvas").contentWindow.fp8labSettled()`) {
 			return
 		}
-		require.True(t, time.Now().Before(deadline), "the canvas stopped drawing (%d frames)", now)
+		require.True(t, time.Now().Before(deadline), "the canvas did not draw the last change (%d frames)", frames)
 		time.Sleep(30 * time.Millisecond)
 	}
 }
@@ -190,7 +191,7 @@ func TestScenePages(t *testing.T) {
 			tab := newTab(t)
 			tab.do(t, chromedp.Navigate(sceneURL(base, name, preconditions[name]["*"]...)))
 			tab.waitReady(t)
-			tab.waitFrames(t, 3)
+			tab.waitDrawn(t)
 			requireNotBlank(t, tab.shot(t, "#canvas"), name+" canvas")
 			tab.savePage(t, "scene-"+name)
 
@@ -327,7 +328,7 @@ func TestExportedSiteFromAFileServer(t *testing.T) {
 	name := viz.Names()[0]
 	tab.do(t, chromedp.Navigate(sceneURL(base, name)))
 	tab.waitReady(t)
-	tab.waitFrames(t, 3)
+	tab.waitDrawn(t)
 	requireNotBlank(t, tab.shot(t, "#canvas"), "exported "+name)
 }
 

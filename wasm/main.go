@@ -9,8 +9,16 @@
 //
 // Ebiten fills the whole page with its canvas, which is why each scene page
 // hosts it in an iframe. When the page's parameters change (through the API
-// or a click in the canvas), the module posts {fp8lab: "change"} to its
-// parent window, which then reads currentScene() again.
+// or a click in the canvas), the module posts {fp8lab: "change", present}
+// to its parent window, which then reads currentScene() again.
+//
+// The canvas is drawn at its real size in device pixels, and only when
+// something changed (ebiten.FPSModeVsyncOffMinimum: an API call, an input
+// event, a resize or an animation step schedules a frame). The left
+// button's presses and releases are queued from the canvas's pointer
+// events, so a click shorter than a frame is not lost.
+// globalThis.fp8labSetPresentation(on) turns presentation mode (larger
+// type) on or off; the key P in the canvas does too.
 package main
 
 import (
@@ -39,6 +47,8 @@ func main() {
 	api.Set("module", "playground")
 	jsapi.Ready(api)
 	ebiten.SetWindowTitle("fp8lab: " + p.Scene().Title())
+	ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
+	listen(p)
 	if err := ebiten.RunGame(p); err != nil {
 		js.Global().Get("console").Call("error", "fp8lab: the playground stopped: "+err.Error())
 	}

@@ -16,6 +16,13 @@ import (
 type game interface {
 	ebiten.Game
 	jsapi.Live
+	// QueueButton records a press or release at screen coordinates.
+	QueueButton(x, y int, down bool)
+	// SetPresentation and Presentation: presentation mode.
+	SetPresentation(on bool)
+	Presentation() bool
+	// Settled reports whether the last frame shows every change.
+	Settled() bool
 }
 
 // player wraps the game to count frames, record the time of the first one
@@ -43,7 +50,7 @@ func (p *player) Update() error {
 	}
 	if s := p.snapshot(); s != p.state {
 		p.state = s
-		notifyParent()
+		notifyParent(p.Presentation())
 	}
 	return nil
 }
@@ -72,6 +79,9 @@ func (p *player) snapshot() string {
 	s := p.Scene()
 	var b strings.Builder
 	b.WriteString(s.Name())
+	if p.Presentation() {
+		b.WriteString(" present")
+	}
 	for _, prm := range s.Params() {
 		v, _ := s.Get(prm.Name)
 		b.WriteString("\x00" + prm.Name + "=" + v)
@@ -79,9 +89,9 @@ func (p *player) snapshot() string {
 	return b.String()
 }
 
-// notifyParent posts {fp8lab: "change"} to the parent window (asynchronous,
-// so the parent's handler never runs inside Update).
-func notifyParent() {
+// notifyParent posts {fp8lab: "change", present} to the parent window
+// (asynchronous, so the parent's handler never runs inside Update).
+func notifyParent(present bool) {
 	w := js.Global().Get("window")
 	if w.Type() != js.TypeObject {
 		return
@@ -96,5 +106,6 @@ func notifyParent() {
 	}
 	msg := js.Global().Get("Object").New()
 	msg.Set("fp8lab", "change")
+	msg.Set("present", present)
 	parent.Call("postMessage", msg, origin)
 }

@@ -116,6 +116,9 @@ func run(args []string) int {
 	if *selftest != "" {
 		return runSelftest(g, *selftest, *frames)
 	}
+	// Draw only when something changed: the Game schedules a frame on
+	// every change, input and animation step.
+	ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
 	if err := ebiten.RunGame(g); err != nil {
 		fmt.Fprintln(os.Stderr, "fp8lab-desktop:", err)
 		return 1

@@ -15,6 +15,7 @@ package app
 
 import (
 	"image"
+	"sync/atomic"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -27,6 +28,15 @@ type Options struct {
 	// window, and the host drives it through SetScene and SetParam (as the
 	// browser playground does with its HTML controls). H toggles them.
 	HidePanel bool
+	// ExternalPointer says the host queues the left button's presses and
+	// releases itself (QueuePointer, as the browser playground does from
+	// the canvas's pointer events); the Game then does not read them from
+	// ebiten.
+	ExternalPointer bool
+	// Wake, if set, is called after every frame the Game schedules (a
+	// change, a queued click, an animation step), from any goroutine: the
+	// browser build uses it to restart its parked frame loop.
+	Wake func()
 }
 
 // Game is an ebiten.Game showing one scene at a time. Besides the
@@ -40,9 +50,22 @@ type Options struct {
 //     coordinates, and ControlPoint(param), TabPoint(scene) to find where;
 //   - Renders() int: how many times a scene was rendered (not once per frame);
 //   - Snapshot(w, h) *image.RGBA: the whole window, drawn without ebiten.
+//   - QueueButton(x, y, down): a press or release to handle at the next
+//     Update, in order (QueuePointer in the shell's terms);
+//   - SetPresentation(on), Presentation() bool: presentation mode (P);
+//   - Settled() bool: whether the screen shows every change made so far.
+//
+// Every change schedules a frame (ebiten.ScheduleFrame), so a host may run
+// it with ebiten.FPSModeVsyncOffMinimum and draw only when something
+// changed.
 type Game struct {
 	*ui.Shell
 	scene, panel, tabs *ebiten.Image
+	external           bool   // Options.ExternalPointer
+	onWake             func() // Options.Wake
+	// Wake-ups asked for and those drawn: equal when the screen shows
+	// every change.
+	scheduled, drawn atomic.Int64
 }
 
 // New returns a Game showing the scene called name, with its panel.
@@ -50,12 +73,28 @@ func New(name string) (*Game, error) { return NewWithOptions(name, Options{}) }
 
 // NewWithOptions returns a Game showing the scene called name.
 func NewWithOptions(name string, opts Options) (*Game, error) {
-	s, err := ui.New(name, ui.Options{HidePanel: opts.HidePanel})
+	g := &Game{external: opts.ExternalPointer, onWake: opts.Wake}
+	s, err := ui.New(name, ui.Options{HidePanel: opts.HidePanel, Wake: g.wake})
 	if err != nil {
 		return nil, err
 	}
-	return &Game{Shell: s}, nil
+	g.Shell = s
+	return g, nil
 }
+
+// wake schedules a frame to show a change.
+func (g *Game) wake() {
+	g.scheduled.Add(1)
+	ebiten.ScheduleFrame()
+	if g.onWake != nil {
+		g.onWake()
+	}
+}
+
+// Settled reports whether the last frame drawn shows every change made so
+// far (parameters, scene, clicks, size of text): with
+// FPSModeVsyncOffMinimum, no frame is due.
+func (g *Game) Settled() bool { return g.drawn.Load() == g.scheduled.Load() }
 
 // Update implements ebiten.Game: it reads the mouse and keyboard and
 // advances animated scenes.
@@ -63,14 +102,39 @@ func (g *Game) Update() error {
 	if inpututilF11() {
 		ebiten.SetFullscreen(!ebiten.IsFullscreen())
 	}
-	g.HandleInput(pollInput())
-	g.Animate()
+	g.HandleInput(pollInput(!g.external))
+	if g.Animate() {
+		g.wake()
+	}
 	return nil
+}
+
+// QueueButton records a press (down) or release of the left button at
+// window coordinates (x, y), in device pixels, to be handled at the next
+// Update: no click is lost, however short, and a frame is scheduled.
+func (g *Game) QueueButton(x, y int, down bool) {
+	g.QueuePointer(ui.Pointer{X: x, Y: y, Down: down})
+}
+
+// LayoutF implements ebiten.LayoutFer: the screen has as many pixels as
+// the window has device pixels (the window's size times the device scale
+// factor), so that the scene is drawn at the screen's real resolution, its
+// text sized for the scale factor.
+func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
+	r := ebiten.Monitor().DeviceScaleFactor()
+	if r <= 0 {
+		r = 1
+	}
+	g.SetPixelRatio(r)
+	w, h := g.Layout(int(outsideWidth*r), int(outsideHeight*r))
+	return float64(w), float64(h)
 }
 
 // Draw implements ebiten.Game: it draws the cached pictures, uploading
 // only those that changed.
 func (g *Game) Draw(screen *ebiten.Image) {
+	seen := g.scheduled.Load()
+	defer g.drawn.Store(seen)
 	b := screen.Bounds()
 	g.WithFrame(b.Dx(), b.Dy(), func(f ui.Frame) {
 		put := func(img **ebiten.Image, src *image.RGBA, changed bool, at image.Point) {

@@ -19,7 +19,7 @@ var keyMap = map[ebiten.Key]ui.Key{
 	ebiten.KeyArrowUp: ui.KeyUp, ebiten.KeyArrowDown: ui.KeyDown, ebiten.KeyArrowLeft: ui.KeyLeft, ebiten.KeyArrowRight: ui.KeyRight,
 	ebiten.KeyEnter: ui.KeyEnter, ebiten.KeyNumpadEnter: ui.KeyEnter, ebiten.KeySpace: ui.KeySpace,
 	ebiten.KeyEscape: ui.KeyEscape, ebiten.KeyBackspace: ui.KeyBackspace,
-	ebiten.KeyR: ui.KeyReset, ebiten.KeyH: ui.KeyTogglePanel, ebiten.KeyS: ui.KeySave,
+	ebiten.KeyR: ui.KeyReset, ebiten.KeyH: ui.KeyTogglePanel, ebiten.KeyS: ui.KeySave, ebiten.KeyP: ui.KeyPresent,
 }
 
 // mapKey returns the shell's key for k (Shift+Tab goes back).
@@ -33,12 +33,20 @@ func mapKey(k ebiten.Key, shift bool) ui.Key {
 // inpututilF11 reports whether F11 (full screen) was just pressed.
 func inpututilF11() bool { return inpututil.IsKeyJustPressed(ebiten.KeyF11) }
 
-// pollInput reads ebiten's input state for one tick.
-func pollInput() ui.Input {
+// pollInput reads ebiten's input state for one tick; with buttons, the
+// left button's presses and releases too, as Pointers (a press and a
+// release in the same tick both count).
+func pollInput(buttons bool) ui.Input {
 	var in ui.Input
 	in.X, in.Y = ebiten.CursorPosition()
-	in.Pressed = inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft)
-	in.Released = inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft)
+	if buttons {
+		if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+			in.Pointers = append(in.Pointers, ui.Pointer{X: in.X, Y: in.Y, Down: true})
+		}
+		if inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft) {
+			in.Pointers = append(in.Pointers, ui.Pointer{X: in.X, Y: in.Y})
+		}
+	}
 	in.Down = ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
 	_, in.Wheel = ebiten.Wheel()
 	shift := ebiten.IsKeyPressed(ebiten.KeyShift)

@@ -5,6 +5,31 @@
 // scene (setParam, currentScene...).
 "use strict";
 
+// While the scene shows every change (fp8labSettled), the frame loop of
+// ebiten (FPSModeVsyncOffMinimum still asks for an animation frame 60 times
+// a second to find nothing to do) is parked here, so an idle scene costs no
+// CPU; the module calls fp8labWake when it schedules a frame, and a resize
+// wakes it too. Input events reach the game without the loop.
+(function () {
+  const nativeRAF = window.requestAnimationFrame.bind(window);
+  let parked = null;
+  window.requestAnimationFrame = (cb) => {
+    if (typeof globalThis.fp8labSettled === "function" && globalThis.fp8labSettled()) {
+      parked = cb;
+      return 0;
+    }
+    return nativeRAF(cb);
+  };
+  globalThis.fp8labWake = () => {
+    if (parked) {
+      const cb = parked;
+      parked = null;
+      nativeRAF(cb);
+    }
+  };
+  window.addEventListener("resize", () => globalThis.fp8labWake());
+})();
+
 (function () {
   const scene = decodeURIComponent(location.hash.replace(/^#/, ""));
   const loading = document.getElementById("loading");

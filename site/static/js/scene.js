@@ -5,6 +5,11 @@
 // reports (its facts). Parameters other than the defaults are kept in the
 // URL, so a view can be bookmarked or shared. When the scene is on screen
 // and the controls are built, <body> gets data-ready="1".
+//
+// Presentation mode (the key P, the Present button or ?present=1): the
+// canvas fills the window, the controls are collapsed and the scene draws
+// larger type; P or Esc leaves it. The key P inside the canvas toggles it
+// too (the canvas reports it with its change message).
 "use strict";
 
 (function () {
@@ -16,6 +21,31 @@
   const status = document.getElementById("status");
   let api = null;
   let defaults = {};
+  let presenting = query.get("present") === "1";
+  const presentButton = document.getElementById("present");
+
+  // present turns presentation mode on or off, here and in the canvas.
+  function present(on) {
+    presenting = on;
+    document.body.classList.toggle("present", on);
+    presentButton.setAttribute("aria-pressed", String(on));
+    presentButton.textContent = on ? "Leave presentation (P)" : "Present (P)";
+    const set = frame.contentWindow && frame.contentWindow.fp8labSetPresentation;
+    if (typeof set === "function") set(on);
+    if (api) update(api.currentScene());
+  }
+  presentButton.addEventListener("click", () => present(!presenting));
+  if (presenting) present(true);
+  document.addEventListener("keydown", (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.target.closest && ev.target.closest("input, select, textarea, [contenteditable]")) return;
+    if (ev.key === "p" || ev.key === "P") {
+      ev.preventDefault();
+      present(!presenting);
+    } else if (ev.key === "Escape" && presenting) {
+      present(false);
+    }
+  });
 
   for (const a of document.querySelectorAll(".site-nav a")) {
     if (a.getAttribute("href") === "scene.html?name=" + name) a.setAttribute("aria-current", "page");
@@ -167,6 +197,7 @@
     for (const p of info.params) {
       if (p.value !== defaults[p.name]) q.set(p.name, p.value);
     }
+    if (presenting) q.set("present", "1");
     keepURL("?" + q.toString());
   }
 
@@ -216,8 +247,9 @@
       defaults = {};
       for (const p of info.params) defaults[p.name] = p.default;
       build(info);
+      if (presenting) present(true);
       for (const [k, v] of query) {
-        if (k === "name" || k === "file") continue;
+        if (k === "name" || k === "file" || k === "present") continue;
         set(k, v);
       }
       update(api.currentScene());
@@ -231,7 +263,9 @@
   }
 
   window.addEventListener("message", (ev) => {
-    if (ev.source === frame.contentWindow && ev.data && ev.data.fp8lab === "change") refresh();
+    if (ev.source !== frame.contentWindow || !ev.data || ev.data.fp8lab !== "change") return;
+    if (typeof ev.data.present === "boolean" && ev.data.present !== presenting) present(ev.data.present);
+    refresh();
   });
   // Reset sets every parameter back to its default, in the scene's order.
   document.getElementById("reset").addEventListener("click", () => {

@@ -37,29 +37,45 @@ const (
 	KeyReset       // R
 	KeyTogglePanel // H
 	KeySave        // S
+	KeyPresent     // P: presentation mode
 )
 
 // Input is what one tick of the mouse and keyboard brought.
 type Input struct {
 	X, Y              int     // cursor position
-	Pressed, Released bool    // left button went down, went up
+	Pressed, Released bool    // left button went down, went up (see Pointers)
 	Down              bool    // left button is held
 	Wheel             float64 // vertical wheel movement
 	Keys              []Key   // keys pressed (or repeated) this tick
 	Chars             []rune  // characters typed this tick
+	// Pointers are the presses and releases of this tick in order; when
+	// set, Pressed and Released are ignored (a tick may hold a whole
+	// click). Events queued by QueuePointer come first.
+	Pointers []Pointer
 }
 
 // HandleInput applies one tick of input.
 func (g *Shell) HandleInput(in Input) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if in.Pressed {
-		g.press(in.X, in.Y)
-	} else if in.Down && g.drag >= 0 {
-		g.dragTo(in.X)
-	}
-	if in.Released {
-		g.drag = -1
+	queued := append(g.queue, in.Pointers...)
+	g.queue = nil
+	if len(queued) > 0 {
+		for _, p := range queued {
+			g.pointer(p)
+		}
+		if in.Down && g.drag >= 0 {
+			g.dragTo(in.X)
+		}
+	} else {
+		if in.Pressed {
+			g.press(in.X, in.Y)
+		} else if in.Down && g.drag >= 0 {
+			g.dragTo(in.X)
+		}
+		if in.Released {
+			g.drag = -1
+		}
 	}
 	if in.Wheel != 0 {
 		g.wheelAt(in.X, in.Y, in.Wheel)
@@ -127,7 +143,7 @@ func (g *Shell) press(x, y int) bool {
 	}
 	g.editing = false
 	if sr := g.sceneRect(); p.In(sr) {
-		return g.scene().Click(x-sr.Min.X, y-sr.Min.Y, sr.Dx(), sr.Dy())
+		return viz.ClickFor(g.scene(), x-sr.Min.X, y-sr.Min.Y, sr.Dx(), sr.Dy(), g.display())
 	}
 	return false
 }
@@ -291,6 +307,9 @@ func (g *Shell) key(k Key) bool {
 		return true
 	case KeyTogglePanel:
 		g.opts.HidePanel = !g.opts.HidePanel
+		return true
+	case KeyPresent:
+		g.setPresentation(!g.present)
 		return true
 	case KeySave:
 		name, err := g.saveScene()

@@ -34,6 +34,11 @@ type Shell struct {
 	scroll  int    // panel scroll offset
 	drag    int    // widget whose slider is being dragged, -1 for none
 
+	ratio       float64   // device pixels per CSS pixel (0: 1)
+	present     bool      // presentation mode
+	panelBefore bool      // HidePanel before presentation mode
+	queue       []Pointer // pointer events not yet handled
+
 	// Cached pictures: re-rendered only when their signature changes.
 	sceneRGBA, panelRGBA, tabsRGBA *image.RGBA
 	sceneSig, panelSig, tabsSig    string
@@ -44,6 +49,11 @@ type Shell struct {
 type Options struct {
 	// HidePanel hides the tab bar and the control panel.
 	HidePanel bool
+	// Wake, if set, is called (with the Shell locked: it must not call
+	// back) whenever something changes that must be drawn: a parameter,
+	// the scene, the panel, the pixel ratio, a queued click. Hosts that
+	// draw only on demand schedule a frame in it.
+	Wake func()
 }
 
 // New returns a Shell showing the scene called name.
@@ -76,6 +86,7 @@ func (g *Shell) setScene(name string) error {
 		g.focus, g.editing, g.scroll, g.drag, g.status = -1, false, 0, -1, ""
 	}
 	g.cur = name
+	g.wake()
 	return nil
 }
 
@@ -93,6 +104,7 @@ func (g *Shell) setParam(name, value string) error {
 		return err
 	}
 	g.status = ""
+	g.wake()
 	return nil
 }
 
@@ -112,6 +124,7 @@ func (g *Shell) LoadTensor(t *scaling.Tensor) error {
 		return err
 	}
 	g.status, g.sceneSig = "", ""
+	g.wake()
 	return nil
 }
 
@@ -144,6 +157,7 @@ func (g *Shell) SetPanelHidden(hide bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.opts.HidePanel = hide
+	g.wake()
 }
 
 // PanelHidden reports whether the tab bar and the control panel are hidden.
@@ -224,7 +238,7 @@ func (g *Shell) layout() panelLayout {
 func (g *Shell) signature() string {
 	var b strings.Builder
 	r := g.sceneRect()
-	fmt.Fprintf(&b, "%s %dx%d", g.cur, r.Dx(), r.Dy())
+	fmt.Fprintf(&b, "%s %dx%d %v", g.cur, r.Dx(), r.Dy(), g.display())
 	for _, p := range g.scene().Params() {
 		v, _ := g.scene().Get(p.Name)
 		b.WriteString(";" + p.Name + "=" + v)
@@ -240,7 +254,7 @@ func (g *Shell) refresh() (scene, panel, tabs bool) {
 		if g.sceneRGBA == nil || g.sceneRGBA.Rect.Size() != sr.Size() {
 			g.sceneRGBA = image.NewRGBA(image.Rect(0, 0, max(sr.Dx(), 1), max(sr.Dy(), 1)))
 		}
-		if err := g.scene().Render(g.sceneRGBA); err != nil {
+		if err := viz.RenderFor(g.scene(), g.sceneRGBA, g.display()); err != nil {
 			errorImage(g.sceneRGBA, err.Error())
 		}
 		g.renders++
@@ -308,13 +322,15 @@ func copyInto(dst, src *image.RGBA, at image.Point) {
 // ErrNoScene is returned by SaveScene when nothing has been rendered yet.
 var ErrNoScene = errors.New("ui: no scene rendered yet")
 
-// Animate runs one tick of the current scene's animation, if it has one.
-func (g *Shell) Animate() {
+// Animate runs one tick of the current scene's animation, if it has one,
+// and reports whether it changed the scene (so another frame is due).
+func (g *Shell) Animate() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if a, ok := g.scene().(viz.Animator); ok && g.drag < 0 {
-		a.Animate()
+		return a.Animate()
 	}
+	return false
 }
 
 // Frame is what one drawn frame shows: the pictures and where they go,

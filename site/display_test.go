@@ -1,0 +1,184 @@
+package site_test
+
+import (
+	"fmt"
+	"image"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fp8lab/fp8lab/viz"
+)
+
+// canvasInfo is the scene canvas as the browser lays it out: its place in
+// the page (CSS pixels), its backing store (device pixels), its CSS size
+// and the device pixel ratio.
+type canvasInfo struct {
+	X, Y, CSSW, CSSH float64
+	W, H             int
+	DPR              float64
+}
+
+const canvasInfoJS = `(() => {
+	const f = document.getElementById("canvas"), r = f.getBoundingClientRect();
+	const c = f.contentDocument.querySelector("canvas"), cr = c.getBoundingClientRect();
+	return {X: r.x + f.clientLeft + cr.x, Y: r.y + f.clientTop + cr.y, CSSW: cr.width, CSSH: cr.height,
+		W: c.width, H: c.height, DPR: f.contentWindow.devicePixelRatio};
+})()`
+
+// openScene opens a scene page in a viewport of w×h CSS pixels (at the
+// device pixel ratio dpr) and waits until its canvas shows it.
+func openScene(t *testing.T, tab *tabT, w, h int, dpr float64, name string, params ...string) canvasInfo {
+	t.Helper()
+	tab.do(t, chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateScale(dpr)),
+		chromedp.Navigate(sceneURL(serverBase(t), name, params...)))
+	tab.waitReady(t)
+	tab.waitDrawn(t)
+	return eval[canvasInfo](t, tab, canvasInfoJS)
+}
+
+func serverBase(t *testing.T) string {
+	t.Helper()
+	base, _ := server(t)
+	return base
+}
+
+// On every scene at 1024×768 and 1920×1080 the canvas's backing store is
+// its CSS size times devicePixelRatio (the scene is drawn at the screen's
+// real resolution, not shrunk by CSS), the canvas takes most of the page's
+// width, and the smallest chart text is at least 14 CSS pixels.
+func TestCanvasAtDeviceResolution(t *testing.T) {
+	tab := newTab(t)
+	for _, vp := range []struct {
+		w, h int
+		dpr  float64
+	}{{1024, 768, 1}, {1920, 1080, 1}, {1024, 768, 2}} {
+		names := viz.Names()
+		if vp.dpr != 1 {
+			names = names[:1]
+		}
+		for _, name := range names {
+			t.Run(fmt.Sprintf("%dx%d@%gx/%s", vp.w, vp.h, vp.dpr, name), func(t *testing.T) {
+				c := openScene(t, tab, vp.w, vp.h, vp.dpr, name)
+				assert.Equal(t, vp.dpr, c.DPR)
+				assert.InDelta(t, c.CSSW*c.DPR, float64(c.W), 1, "backing store width")
+				assert.InDelta(t, c.CSSH*c.DPR, float64(c.H), 1, "backing store height")
+				assert.Greater(t, c.CSSW, 0.6*float64(vp.w), "the canvas takes most of the width")
+				px := viz.SmallestText(c.W, c.H, viz.Display{PixelRatio: c.DPR}) / c.DPR
+				assert.GreaterOrEqual(t, px, float64(viz.MinTextCSS), "smallest text on a %dx%d canvas: %.1f CSS px", c.W, c.H, px)
+				requireNotBlank(t, tab.shot(t, "#canvas"), name+" canvas")
+				if vp.dpr == 1 {
+					tab.savePage(t, fmt.Sprintf("scene-%s-%dx%d", name, vp.w, vp.h))
+				}
+			})
+		}
+	}
+}
+
+// At a phone's 390×844 every scene renders (its picture at the canvas's
+// size has no error) and no page scrolls sideways.
+func TestPhoneLayout(t *testing.T) {
+	tab := newTab(t)
+	const w, h, dpr = 390, 844, 3
+	for _, name := range viz.Names() {
+		t.Run(name, func(t *testing.T) {
+			c := openScene(t, tab, w, h, dpr, name)
+			s, err := viz.New(name)
+			require.NoError(t, err)
+			require.NoError(t, viz.RenderFor(s, image.NewRGBA(image.Rect(0, 0, c.W, c.H)), viz.Display{PixelRatio: c.DPR}),
+				"%s at %dx%d device pixels (%.0fx%.0f CSS)", name, c.W, c.H, c.CSSW, c.CSSH)
+			requireNotBlank(t, tab.shot(t, "#canvas"), name+" canvas")
+			assert.LessOrEqual(t, eval[int](t, tab, `document.documentElement.scrollWidth`), eval[int](t, tab, `innerWidth`), "sideways scroll")
+			tab.savePage(t, fmt.Sprintf("scene-%s-%dx%d", name, w, h))
+		})
+	}
+	t.Run("home", func(t *testing.T) {
+		tab.do(t, chromedp.EmulateViewport(w, h, chromedp.EmulateScale(dpr)), chromedp.Navigate(serverBase(t)))
+		tab.waitReady(t)
+		assert.LessOrEqual(t, eval[int](t, tab, `document.documentElement.scrollWidth`), eval[int](t, tab, `innerWidth`), "sideways scroll")
+		tab.savePage(t, fmt.Sprintf("home-%dx%d", w, h))
+	})
+}
+
+// Twenty quick clicks on cells of the explorer's grid (pressed and
+// released at once, shorter than a frame) each select their cell: the
+// canvas queues pointer events rather than sampling the mouse per frame.
+// While nothing changes the canvas draws no frame.
+func TestQuickClicksAllCount(t *testing.T) {
+	tab := newTab(t)
+	c := openScene(t, tab, 1366, 768, 1, "explorer")
+
+	// Idle: no frame drawn over 2 s.
+	f0 := eval[int](t, tab, liveAPI+`.then(a => a.frameCount())`)
+	time.Sleep(2 * time.Second)
+	f1 := eval[int](t, tab, liveAPI+`.then(a => a.frameCount())`)
+	assert.LessOrEqual(t, f1-f0, 1, "frames drawn while idle")
+
+	// The cells to click, and the code each selects, from the same scene
+	// rendered natively at the canvas's size.
+	s, err := viz.New("explorer")
+	require.NoError(t, err)
+	d := viz.Display{PixelRatio: c.DPR}
+	require.NoError(t, viz.RenderFor(s, image.NewRGBA(image.Rect(0, 0, c.W, c.H)), d))
+	type click struct {
+		p    image.Point
+		code string
+	}
+	var clicks []click
+	for y := c.H / 4; y < c.H && len(clicks) < 20; y += c.H / 23 {
+		for x := c.W / 2; x < c.W && len(clicks) < 20; x += c.W / 19 {
+			if viz.ClickFor(s, x, y, c.W, c.H, d) {
+				code, _ := s.Get("code")
+				clicks = append(clicks, click{image.Pt(x, y), code})
+			}
+		}
+	}
+	require.Len(t, clicks, 20, "cells found in a %dx%d explorer", c.W, c.H)
+	changed := 0
+	for i, k := range clicks {
+		x, y := c.X+(float64(k.p.X)+0.5)/c.DPR, c.Y+(float64(k.p.Y)+0.5)/c.DPR
+		tab.do(t, chromedp.MouseEvent("mousePressed", x, y, chromedp.Button("left"), chromedp.ClickCount(1)),
+			chromedp.MouseEvent("mouseReleased", x, y, chromedp.Button("left"), chromedp.ClickCount(1)))
+		deadline := time.Now().Add(5 * time.Second)
+		got := ""
+		for time.Now().Before(deadline) {
+			if got = eval[string](t, tab, liveAPI+`.then(a => a.getParam("code"))`); got == k.code {
+				changed++
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		assert.Equal(t, k.code, got, "click %d at %v", i, k.p)
+	}
+	assert.Equal(t, 20, changed, "clicks that selected their cell")
+	tab.waitDrawn(t)
+	// The page follows the last click.
+	deadline := time.Now().Add(5 * time.Second)
+	for shownFacts(t, tab)["code"] != eval[string](t, tab, liveAPI+`.then(a => a.currentScene().facts.code)`) {
+		require.True(t, time.Now().Before(deadline), "the page did not follow the clicks")
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Presentation mode: ?present=1 and the key P make the canvas fill the
+// window with the controls collapsed; the canvas draws larger type.
+func TestPresentationMode(t *testing.T) {
+	tab := newTab(t)
+	c := openScene(t, tab, 1024, 768, 1, "range", "present", "1")
+	assert.InDelta(t, 1024, c.CSSW, 1)
+	assert.InDelta(t, 768, c.CSSH, 1)
+	assert.False(t, eval[bool](t, tab, `!!document.querySelector(".side").offsetParent`), "controls collapsed")
+	before := tab.shot(t, "#canvas")
+	tab.savePage(t, "scene-range-present-1024x768")
+	tab.do(t, chromedp.KeyEvent("p"))
+	tab.waitDrawn(t)
+	assert.False(t, eval[bool](t, tab, `document.body.classList.contains("present")`))
+	assert.Contains(t, eval[string](t, tab, `location.search`), "name=range")
+	tab.do(t, chromedp.KeyEvent("p"))
+	tab.waitDrawn(t)
+	assert.True(t, eval[bool](t, tab, `document.body.classList.contains("present")`))
+	assert.Less(t, diffFraction(before, tab.shot(t, "#canvas")), 0.01, "the same picture after P twice")
+}
