@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/fp8lab/fp8lab/fp8"
 )
@@ -74,32 +73,6 @@ func BenchmarkEncode(b *testing.B) {
 		}
 		report(b)
 	})
-}
-
-// BenchmarkEncodeRatio times nearest (E4M3FN.EncodeSlice32) and stochastic
-// (EncodeStochastic, Philox included, r = 32) encoding of the same 1M values
-// alternately in one loop and reports the ratio of their times: the target
-// is under 2.
-func BenchmarkEncodeRatio(b *testing.B) {
-	const n = 1 << 20
-	src := benchInput(n)
-	dst := make([]uint8, n)
-	var nearest, stochastic time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		if err := fp8.E4M3FN.EncodeSlice32(dst, src, fp8.Mode{}); err != nil {
-			b.Fatal(err)
-		}
-		t1 := time.Now()
-		if err := EncodeStochastic(fp8.E4M3FN, dst, src, 1, 2, 32); err != nil {
-			b.Fatal(err)
-		}
-		nearest += t1.Sub(t0)
-		stochastic += time.Since(t1)
-	}
-	b.ReportMetric(float64(nearest.Nanoseconds())/float64(b.N)/n, "nearest-ns/value")
-	b.ReportMetric(float64(stochastic.Nanoseconds())/float64(b.N)/n, "stochastic-ns/value")
-	b.ReportMetric(float64(stochastic)/float64(nearest), "ratio")
 }
 
 // BenchmarkFillSerial measures Philox on one core: words per nanosecond.

@@ -9,6 +9,7 @@ import (
 	"github.com/fp8lab/fp8lab/internal/parallel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/stat"
 )
 
 // The Philox4x32-10 known-answer vectors of Random123 (tests/kat_vectors,
@@ -133,7 +134,7 @@ func TestStreamsIndependent(t *testing.T) {
 	}
 	bound := 5 / math.Sqrt(n)
 	for name, o := range others {
-		c := pearson(base, o)
+		c := stat.Correlation(base, o, nil)
 		assert.Less(t, math.Abs(c), bound, "%s: correlation %.5f", name, c)
 	}
 	// Each bit position is fair: the count of ones is within 5 sigma of n/2.
@@ -230,29 +231,6 @@ func TestStreamMethodsMatchFunctions(t *testing.T) {
 	Fill(b, 3, 4, 11)
 	assert.Equal(t, b, a)
 	assert.Equal(t, Bits(3, 4, 11), s.Bits(11))
-}
-
-// pearson returns the Pearson correlation of x and y (same length), or NaN
-// when either does not vary.
-func pearson(x, y []float64) float64 {
-	var mx, my float64
-	for i := range x {
-		mx += x[i]
-		my += y[i]
-	}
-	mx /= float64(len(x))
-	my /= float64(len(y))
-	var sxy, sxx, syy float64
-	for i := range x {
-		dx, dy := x[i]-mx, y[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
-	}
-	if sxx == 0 || syy == 0 {
-		return math.NaN()
-	}
-	return sxy / math.Sqrt(sxx*syy)
 }
 
 // TestFillShortAllocatesNothing checks the documented promise: a slice
