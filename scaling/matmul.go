@@ -64,6 +64,13 @@ func MatMul(a, b *Tensor) (*Tensor, error) {
 // B) give segments of one product: correct, but no GPU works that way,
 // which is why hardware recipes quantize B along K (as weights Wᵀ).
 func ScaledMatMul(a, b *Quantized, acc Accumulator) (*Tensor, error) {
+	return scaledMatMul(a, b, acc, true)
+}
+
+// scaledMatMul is ScaledMatMul; fast false keeps truncating accumulators
+// on the general per-product loop, the reference the fast path is tested
+// against.
+func scaledMatMul(a, b *Quantized, acc Accumulator, fast bool) (*Tensor, error) {
 	if err := a.Check(); err != nil {
 		return nil, fmt.Errorf("A: %w", err)
 	}
@@ -106,6 +113,27 @@ func ScaledMatMul(a, b *Quantized, acc Accumulator) (*Tensor, error) {
 	cuts = append(slices.Compact(cuts), k)
 
 	out := &Tensor{Rows: m, Cols: n, Data: make([]float32, m*n)}
+	if fast && (acc.plainFloat32() || !acc.RoundNearest && truncOperandsFit(a.Format, b.Format, k)) {
+		var mask uint64 // 0: a plain float32 running sum
+		if !acc.plainFloat32() {
+			mask = truncMask(acc.MantissaBits)
+		}
+		err = parallel.Chunks(m, 1, m*n*k, func(lo, hi int) error {
+			for i := lo; i < hi; i++ {
+				aBase := (i / a.BlockRows) * a.ScaleCols
+				factor := func(s, j int) float32 {
+					k0 := cuts[s]
+					return float32(da[aBase+k0/a.BlockCols] * db[(k0/b.BlockRows)*b.ScaleCols+j/b.BlockCols])
+				}
+				kernelRow(out.Data[i*n:(i+1)*n], va[i*k:(i+1)*k], bt.Data, k, cuts, acc.PromoteEvery, mask, factor)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
 	err = parallel.Chunks(m, 1, m*n*k, func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			arow := va[i*k : (i+1)*k]

@@ -182,3 +182,46 @@ func TestFastAccumulationError(t *testing.T) {
 	_, err = Accumulator{PromoteEvery: -1}.Dot(nil, nil)
 	assert.ErrorIs(t, err, ErrOptions)
 }
+
+// TestTruncatedKernelMatchesGeneralLoop: the fast path for float32 and
+// truncating accumulators gives the general per-product loop's sums bit for bit, for
+// every granularity pair, several widths and promotion intervals, and
+// column counts that leave a remainder after groups of four.
+func TestTruncatedKernelMatchesGeneralLoop(t *testing.T) {
+	const m, k = 5, 300
+	gs := []Granularity{PerTensor, PerRow, PerCol, Tile1x128, Block128, MX, Block(4, 64)}
+	accs := []Accumulator{Float32Accumulator, {PromoteEvery: 5}, {MantissaBits: 23, RoundNearest: true, PromoteEvery: 64}, FastAccumulator, PromotedAccumulator, {MantissaBits: 1}, {MantissaBits: 7, PromoteEvery: 3},
+		{MantissaBits: 22, PromoteEvery: 128}}
+	for _, n := range []int{1, 7, 8} {
+		a := normal(t, m, k, 1, uint64(n))
+		b := normal(t, k, n, 1, uint64(n)+100)
+		a.Data[3] = 300 // an outlier, so that sums span many binades
+		for _, ga := range gs {
+			for _, gb := range gs {
+				qa, err := Quantize(a, fp8.E4M3FN, ga, Options{})
+				require.NoError(t, err)
+				qb, err := Quantize(b, fp8.E5M2, gb, Options{})
+				require.NoError(t, err)
+				for _, acc := range accs {
+					want, err := scaledMatMul(qa, qb, acc, false)
+					require.NoError(t, err)
+					got, err := scaledMatMul(qa, qb, acc, true)
+					require.NoError(t, err)
+					for i := range want.Data {
+						require.Equal(t, math.Float32bits(want.Data[i]), math.Float32bits(got.Data[i]),
+							"n=%d %v×%v %+v: element %d: %g, want %g", n, ga, gb, acc, i, got.Data[i], want.Data[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTruncOperandsFit: formats whose code products leave float32's normal
+// range take the general loop.
+func TestTruncOperandsFit(t *testing.T) {
+	assert.True(t, truncOperandsFit(fp8.E4M3FN, fp8.E5M2, 1<<16))
+	assert.True(t, truncOperandsFit(fp8.E5M2, fp8.E5M2, 1<<40), "k·57344² is far below MaxFloat32")
+	assert.False(t, truncOperandsFit(fp8.E8M0, fp8.E8M0, 16), "2^127·2^127 is beyond float32")
+	assert.False(t, truncOperandsFit(fp8.E8M0, fp8.E4M3FN, 16), "2^-127·2^-9 is below float32's normals")
+}
