@@ -29,8 +29,9 @@ const (
 	// KindMX: OCP Microscaling, 32 consecutive elements of a row share an
 	// E8M0 (power-of-two) scale.
 	KindMX
-	// KindNVFP4: NVIDIA's NVFP4, 16 consecutive elements of a row share an
-	// E4M3 scale, and one float32 scale covers the tensor.
+	// KindNVFP4: NVIDIA's NVFP4, 16 consecutive elements of a row (or a
+	// 16×16 block, for weights) share an E4M3 scale, and one float32 scale
+	// covers the tensor.
 	KindNVFP4
 	// KindColTile: N×1 tiles down each column, KindTile's transpose.
 	// DeepSeek-V3 (arXiv 2412.19437) quantizes activations in 1×128 tiles
@@ -66,7 +67,8 @@ const (
 // (BlockRows must be 0 or 1), KindColTile (BlockCols must be 0 or 1) and
 // KindBlock; zero means the DeepSeek-V3 default (1×128 and 128×1 tiles,
 // 128×128 blocks). For KindMX and KindNVFP4 they must
-// be zero or the recipe's own size (1×32, 1×16); for KindTensor, KindRow and
+// be zero or the recipe's own size (1×32; 1×16, or 16×16 for NVFP4 weights as
+// in Transformer Engine's NVFP4 recipe); for KindTensor, KindRow and
 // KindCol they must be zero.
 //
 // Blocks are laid out from the top-left corner; where the tensor's sides are
@@ -88,6 +90,10 @@ var (
 	MX        = Granularity{Kind: KindMX, BlockRows: 1, BlockCols: MXBlockSize}
 	NVFP4     = Granularity{Kind: KindNVFP4, BlockRows: 1, BlockCols: NVFP4BlockSize}
 	Tile128x1 = Granularity{Kind: KindColTile, BlockRows: DefaultTile, BlockCols: 1}
+	// NVFP4Block16 is NVFP4 with 16×16 blocks, how Transformer Engine's
+	// NVFP4 recipe quantizes weights: a square block is the same block in W
+	// and Wᵀ, so one quantization serves the forward and backward products.
+	NVFP4Block16 = Granularity{Kind: KindNVFP4, BlockRows: NVFP4BlockSize, BlockCols: NVFP4BlockSize}
 )
 
 // Tile returns the 1×n tile granularity.
@@ -129,7 +135,7 @@ func (g Granularity) Validate() error {
 		if sd.free {
 			return v < 0
 		}
-		return v != 0 && v != sd.def
+		return v != 0 && v != sd.def && (sd.alt == 0 || v != sd.alt)
 	}
 	if bad(g.BlockRows, s.rows) || bad(g.BlockCols, s.cols) {
 		return fmt.Errorf("%w: %s %s", ErrGranularity, g, s.shapeHelp)

@@ -29,6 +29,7 @@ type side struct {
 	whole bool // the block spans the tensor's whole side (the def is unused)
 	def   int  // the size when the Granularity says 0
 	free  bool // any positive size may be given; otherwise only 0 or def
+	alt   int  // another size that may be given (NVFP4's 16-row weight blocks), or 0
 }
 
 // granularitySpec is everything that depends on a granularity's kind. The
@@ -150,13 +151,28 @@ var granularitySpecs = [...]granularitySpec{
 		scaleSource: "OCP MX",
 	},
 	KindNVFP4: {
-		name: "nvfp4", syntax: "nvfp4",
-		desc:        "NVIDIA NVFP4: 1×16 E2M1 blocks with E4M3 scales and a float32 tensor scale",
-		takesShape:  true,
-		rows:        side{def: 1},
-		cols:        side{def: NVFP4BlockSize},
-		shapeHelp:   "blocks are 1×16",
-		label:       "NVFP4",
+		name: "nvfp4", syntax: "nvfp4, nvfp4-16x16",
+		desc:       "NVIDIA NVFP4: 1×16 E2M1 blocks (16×16 for weights) with E4M3 scales and a float32 tensor scale",
+		takesShape: true,
+		rows:       side{def: 1, alt: NVFP4BlockSize},
+		cols:       side{def: NVFP4BlockSize},
+		shapeHelp:  "blocks are 1×16, or 16×16 for weights",
+		format: func(br, bc int) string {
+			if br == 1 {
+				return "nvfp4"
+			}
+			return fmt.Sprintf("nvfp4-%dx%d", br, bc)
+		},
+		formatLabel: func(br, bc int) string {
+			if br == 1 {
+				return "NVFP4"
+			}
+			return fmt.Sprintf("NVFP4 %d×%d", br, bc)
+		},
+		prefix: "nvfp4-",
+		parse: func(rest string) (Granularity, bool) {
+			return NVFP4Block16, rest == fmt.Sprintf("%dx%d", NVFP4BlockSize, NVFP4BlockSize)
+		},
 		scale:       ScaleE4M3,
 		scaleSource: "NVIDIA's recipe",
 		element:     fp8.E2M1,

@@ -34,6 +34,7 @@ func TestGranularityTable(t *testing.T) {
 		{MX, "mx", "MX", 1, 32, ScaleE8M0, fp8.E8M0, nil, false, true, false, false},
 		{Granularity{Kind: KindMX}, "mx", "MX", 1, 32, ScaleE8M0, fp8.E8M0, nil, false, true, false, false},
 		{NVFP4, "nvfp4", "NVFP4", 1, 16, ScaleE4M3, fp8.E4M3FN, fp8.E2M1, true, true, false, false},
+		{NVFP4Block16, "nvfp4-16x16", "NVFP4 16×16", 16, 16, ScaleE4M3, fp8.E4M3FN, fp8.E2M1, true, true, false, false},
 		{Tile128x1, "tile128x1", "128×1 tile", 128, 1, ScaleFloat32, nil, nil, false, true, false, false},
 		{ColTile(64), "tile64x1", "64×1 tile", 64, 1, ScaleFloat32, nil, nil, false, true, false, false},
 		{Granularity{Kind: KindColTile}, "tile128x1", "128×1 tile", 128, 1, ScaleFloat32, nil, nil, false, true, false, false},

@@ -58,7 +58,7 @@ func TestQuantizeMatchesReference(t *testing.T) {
 			x.Data[4] *= 1e-4
 		}
 		tensorAmax := refBlockAmax(x, 0, 0, x.Rows, x.Cols)
-		for _, g := range append(Granularities(), Tile(8), Block(4, 16), Block(2, 3)) {
+		for _, g := range append(Granularities(), Tile(8), Block(4, 16), Block(2, 3), NVFP4Block16) {
 			br, bc, err := g.BlockShape(x.Rows, x.Cols)
 			require.NoError(t, err)
 			gc := (x.Cols + bc - 1) / bc

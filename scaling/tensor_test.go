@@ -58,7 +58,7 @@ func TestTransposeAndClone(t *testing.T) {
 }
 
 func TestGranularityNames(t *testing.T) {
-	for _, g := range append(Granularities(), Tile(64), Block(64, 64), Block(32, 128), ColTile(64)) {
+	for _, g := range append(Granularities(), Tile(64), Block(64, 64), Block(32, 128), ColTile(64), NVFP4Block16) {
 		p, err := ParseGranularity(g.String())
 		require.NoError(t, err, g.String())
 		assert.Equal(t, g, p)
@@ -72,13 +72,14 @@ func TestGranularityNames(t *testing.T) {
 		"tensor": PerTensor, "row": PerRow, "col": PerCol, "tile1x128": Tile1x128,
 		"block128": Block128, "mx": MX, "nvfp4": NVFP4, " Column ": PerCol, "TILE": Tile1x128,
 		"block": Block128, "block16x32": Block(16, 32), "tile128x1": Tile128x1, "tile32x1": ColTile(32),
+		"nvfp4-16x16": NVFP4Block16, "NVFP4-16X16": NVFP4Block16,
 	}
 	for s, want := range names {
 		g, err := ParseGranularity(s)
 		require.NoError(t, err, s)
 		assert.Equal(t, want, g, s)
 	}
-	for _, s := range []string{"", "rows", "tile2x128", "tile1x0", "tile1x-4", "block0", "blockx", "block4x", "tile1x+5", "block99999999999", "mx16"} {
+	for _, s := range []string{"", "rows", "tile2x128", "tile1x0", "tile1x-4", "block0", "blockx", "block4x", "tile1x+5", "block99999999999", "mx16", "nvfp4-8x8", "nvfp4-16x32", "nvfp4-"} {
 		_, err := ParseGranularity(s)
 		assert.ErrorIs(t, err, ErrGranularity, s)
 	}
@@ -95,7 +96,7 @@ func TestBlockShape(t *testing.T) {
 	}{
 		{PerTensor, 300, 500}, {PerRow, 1, 500}, {PerCol, 300, 1}, {Tile1x128, 1, 128},
 		{Block128, 128, 128}, {MX, 1, 32}, {NVFP4, 1, 16}, {Granularity{Kind: KindTile}, 1, 128},
-		{Granularity{Kind: KindBlock}, 128, 128}, {Block(8, 4), 8, 4}, {Tile128x1, 128, 1},
+		{Granularity{Kind: KindBlock}, 128, 128}, {Block(8, 4), 8, 4}, {Tile128x1, 128, 1}, {NVFP4Block16, 16, 16},
 	}
 	for _, c := range cases {
 		br, bc, err := c.g.BlockShape(300, 500)
@@ -106,6 +107,8 @@ func TestBlockShape(t *testing.T) {
 	assert.ErrorIs(t, err, ErrShape)
 	_, _, err = Granularity{Kind: KindTensor, BlockRows: 3}.BlockShape(4, 4)
 	assert.ErrorIs(t, err, ErrGranularity)
+	_, _, err = Granularity{Kind: KindNVFP4, BlockRows: 8, BlockCols: 16}.BlockShape(4, 4)
+	assert.ErrorIs(t, err, ErrGranularity, "NVFP4 blocks are 1×16 or 16×16 only")
 }
 
 // TestAmaxGrid checks every granularity's amax against brute force, and

@@ -65,9 +65,10 @@ var recipes = map[string]func() Recipe{
 	},
 	"nvfp4": func() Recipe {
 		n := Operand{Format: "e2m1", Granularity: scaling.NVFP4}
-		rc := uniform("NVFP4: E2M1 elements, 16-element blocks with E4M3 scales and a float32 tensor scale; "+
-			"16-point random Hadamard on the weight-gradient operands and stochastic rounding of dY, "+
-			"as Transformer Engine's NVFP4 recipe", n, n, n)
+		w := Operand{Format: "e2m1", Granularity: scaling.NVFP4Block16}
+		rc := uniform("NVFP4: E2M1 elements, 1×16 blocks (16×16 for weights) with E4M3 scales and a float32 "+
+			"tensor scale; 16-point random Hadamard on the weight-gradient operands and stochastic rounding "+
+			"of dY, as Transformer Engine's NVFP4 recipe", n, w, n)
 		rc.WeightGrad.Hadamard = 16
 		rc.StochasticGrads = true
 		return rc

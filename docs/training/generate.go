@@ -33,7 +33,7 @@ var plans = map[string]struct {
 	recipes string
 	steps   int
 }{
-	"classroom": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,e5m2-grads,delayed,mxfp8,nvfp4,bf16-weights-rtn,bf16-weights-sr", 400},
+	"classroom": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 400},
 	"reference": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 500},
 }
 
