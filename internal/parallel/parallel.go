@@ -27,6 +27,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // MinWork is the threshold of the one rule: a loop with fewer elements of
@@ -41,17 +42,29 @@ const MinWork = 1 << 15
 var ErrPanic = errors.New("parallel: worker panic")
 
 // For runs fn over the elements [0, n), split as the package's rule says:
-// inline below MinWork elements, otherwise in contiguous chunks, one per
-// worker. The chunks cover [0, n) exactly once; fn is not called when
-// n <= 0. It returns the error of the lowest failing chunk, a panic in fn
-// included (see ErrPanic).
+// inline below MinWork elements, otherwise in contiguous chunks claimed by
+// the workers as they go. The chunks cover [0, n) exactly once; fn is not
+// called when n <= 0. It returns the error of the lowest failing chunk, a
+// panic in fn included (see ErrPanic).
 func For(n int, fn func(lo, hi int) error) error { return Chunks(n, 1, n, fn) }
+
+// chunksPerWorker is how many chunks a parallel loop is cut into per
+// worker, when the chunks can stay at least MinWork/2 elements: with equal
+// halves, a core that the rest of the machine keeps busy sets the time of
+// the whole loop; with many chunks claimed one at a time, the free core
+// takes the rest.
+const chunksPerWorker = 16
 
 // Chunks is For over n units (rows, blocks, bands, independent cases) whose
 // total cost is work elements: the rule is applied to work, and chunk
 // boundaries fall on multiples of grain (so that a chunk never splits a
 // band of grain rows, or a block of grain values); only the last chunk may
 // end off the grain, at n. A grain below 1 counts as 1.
+//
+// The calling goroutine is one of the workers. Each worker claims the next
+// chunk from a shared counter until none is left, so chunks run in
+// increasing order of claiming but in any order of finishing; after a chunk
+// fails, chunks not yet claimed are skipped (they all lie above it).
 func Chunks(n, grain, work int, fn func(lo, hi int) error) error {
 	if n <= 0 {
 		return nil
@@ -60,26 +73,41 @@ func Chunks(n, grain, work int, fn func(lo, hi int) error) error {
 	if w == 1 {
 		return call(fn, 0, n)
 	}
-	spans := split(n, grain, w)
-	if len(spans) == 1 {
+	c := cut(n, grain, work, w)
+	if c.count == 1 {
 		return call(fn, 0, n)
 	}
-	errs := make([]error, len(spans))
-	var wg sync.WaitGroup
-	for i, s := range spans {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = call(fn, s.lo, s.hi)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
+	var (
+		next    atomic.Int64
+		failed  atomic.Bool
+		mu      sync.Mutex
+		lowest  = c.count
+		lowErr  error
+		workers sync.WaitGroup
+	)
+	run := func() {
+		for !failed.Load() {
+			k := int(next.Add(1) - 1)
+			if k >= c.count {
+				return
+			}
+			lo, hi := c.span(k)
+			if err := call(fn, lo, hi); err != nil {
+				mu.Lock()
+				if k < lowest {
+					lowest, lowErr = k, err
+				}
+				mu.Unlock()
+				failed.Store(true)
+			}
 		}
 	}
-	return nil
+	for range min(w, c.count) - 1 {
+		workers.Go(run)
+	}
+	run()
+	workers.Wait()
+	return lowErr
 }
 
 // Workers returns how many goroutines a loop with work elements of work
@@ -95,35 +123,42 @@ func workers(work, procs int) int {
 	return max(1, min(procs, work/(MinWork/2)))
 }
 
-// span is one chunk [lo, hi).
-type span struct{ lo, hi int }
+// chunking is how a loop over [0, n) is cut: count chunks of size elements
+// (a multiple of the grain), the last one ending at n.
+type chunking struct{ n, size, count int }
 
-// split cuts [0, n) (n >= 1) into at most w contiguous, non-empty spans
-// whose inner boundaries are multiples of grain, as equal as the grain
-// allows. It does not overflow for any n up to math.MaxInt.
-func split(n, grain, w int) []span {
+// cut chooses the chunks of a loop over n >= 1 units of grain with work
+// elements of work on w >= 2 workers: chunksPerWorker per worker, but no
+// chunk below MinWork/2 elements of work (as far as whole grains allow) and
+// no more chunks than grains. It does not overflow for any n, work up to
+// math.MaxInt.
+func cut(n, grain, work, w int) chunking {
 	grain = max(grain, 1)
 	units := n / grain
 	if n%grain != 0 {
 		units++
 	}
-	w = max(1, min(w, units))
-	q, r := units/w, units%w
-	spans := make([]span, w)
-	lo := 0
-	for i := range spans {
-		size := q
-		if i < r {
-			size++
-		}
-		hi := n
-		if i < w-1 {
-			hi = lo + size*grain // < n: units remain after this span
-		}
-		spans[i] = span{lo, hi}
-		lo = hi
+	perUnit := max(1, work/units)                   // elements of work per grain, rounded down
+	minUnits := (MinWork/2 + perUnit - 1) / perUnit // grains in the smallest chunk
+	target := units / (w * chunksPerWorker)         // grains per chunk for chunksPerWorker each
+	if units%(w*chunksPerWorker) != 0 {
+		target++
 	}
-	return spans
+	size := min(units, max(minUnits, target))
+	count := units / size
+	if units%size != 0 {
+		count++
+	}
+	return chunking{n: n, size: size * grain, count: count}
+}
+
+// span returns the bounds of chunk k < c.count.
+func (c chunking) span(k int) (lo, hi int) {
+	lo = k * c.size
+	if k == c.count-1 {
+		return lo, c.n
+	}
+	return lo, lo + c.size
 }
 
 // call runs fn(lo, hi), turning a panic into an error.

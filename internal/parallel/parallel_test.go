@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,6 +23,9 @@ func withProcs(t *testing.T, procs int, f func()) {
 	defer runtime.GOMAXPROCS(prev)
 	f()
 }
+
+// span is one chunk [lo, hi) as fn saw it.
+type span struct{ lo, hi int }
 
 // record runs Chunks and returns the spans fn saw, sorted.
 func record(t *testing.T, n, grain, work int) []span {
@@ -71,10 +76,20 @@ func TestBelowThresholdRunsInline(t *testing.T) {
 
 func TestAboveThresholdSplits(t *testing.T) {
 	withProcs(t, 4, func() {
+		// Chunks of MinWork/2 elements, the smallest allowed, so that the
+		// four workers get two each to balance with.
 		got := record(t, 4*MinWork, 1, 4*MinWork)
-		require.Len(t, got, 4)
+		require.Len(t, got, 8)
 		requireCover(t, got, 4*MinWork, 1)
-		// At least MinWork/2 elements per worker: MinWork elements use two.
+		for _, s := range got {
+			assert.Equal(t, MinWork/2, s.hi-s.lo)
+		}
+		// Longer loops: chunksPerWorker chunks per worker.
+		n := 4 * chunksPerWorker * MinWork
+		got = record(t, n, 1, n)
+		require.Len(t, got, 4*chunksPerWorker)
+		requireCover(t, got, n, 1)
+		// At least MinWork/2 elements per chunk: MinWork elements use two.
 		assert.Len(t, record(t, MinWork, 1, MinWork), 2)
 		// Never more workers than units.
 		assert.Len(t, record(t, 2, 1, 1<<30), 2)
@@ -128,24 +143,61 @@ func TestHugeLoopFewWorkers(t *testing.T) {
 		for _, n := range []int{1 << 40, math.MaxInt - 1, math.MaxInt} {
 			for _, grain := range []int{1, 4, 7, 1 << 20} {
 				got := record(t, n, grain, n)
-				require.Len(t, got, 3, "n %d grain %d", n, grain)
+				require.Len(t, got, 3*chunksPerWorker, "n %d grain %d", n, grain)
 				requireCover(t, got, n, grain)
-				// Balanced: no chunk more than one grain longer than another.
-				for _, s := range got {
-					assert.LessOrEqual(t, s.hi-s.lo, got[0].hi-got[0].lo+grain)
+				// Balanced: every chunk but the last of one size, the last
+				// no longer.
+				for _, s := range got[1:] {
+					assert.LessOrEqual(t, s.hi-s.lo, got[0].hi-got[0].lo)
 				}
 			}
 		}
 	})
-	for _, c := range []struct{ n, grain, w int }{{math.MaxInt, 1, 1000}, {math.MaxInt, math.MaxInt, 5}, {10, 3, 100}, {1, 1, 8}} {
-		s := split(c.n, c.grain, c.w)
-		requireCover(t, s, c.n, c.grain)
+	for _, c := range []struct{ n, grain, work, w int }{
+		{math.MaxInt, 1, math.MaxInt, 1000}, {math.MaxInt, math.MaxInt, math.MaxInt, 5},
+		{10, 3, 1 << 20, 100}, {1, 1, MinWork, 8}, {7, 1, math.MaxInt, 2},
+	} {
+		ch := cut(c.n, c.grain, c.work, c.w)
+		spans := make([]span, ch.count)
+		for k := range spans {
+			spans[k].lo, spans[k].hi = ch.span(k)
+		}
+		requireCover(t, spans, c.n, c.grain)
 	}
+}
+
+// TestBusyWorkerDoesNotHoldTheRest blocks the first chunk until every other
+// chunk has run: with chunks claimed as workers get free, the other worker
+// takes them all; with a fixed share per worker (several chunks each, or
+// halves) the loop would hang or the blocked chunk would be half the loop.
+func TestBusyWorkerDoesNotHoldTheRest(t *testing.T) {
+	withProcs(t, 2, func() {
+		n := 1 << 22
+		require.Len(t, record(t, n, 1, n), 2*chunksPerWorker)
+		var done atomic.Int64
+		err := For(n, func(lo, hi int) error {
+			if lo > 0 {
+				done.Add(int64(hi - lo))
+				return nil
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for done.Load() != int64(n-hi) {
+				if time.Now().After(deadline) {
+					return fmt.Errorf("chunk [%d, %d) waited in vain: %d of %d other elements done", lo, hi, done.Load(), n-hi)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			return nil
+		})
+		require.NoError(t, err)
+	})
 }
 
 func TestLowestFailingChunkWins(t *testing.T) {
 	withProcs(t, 4, func() {
 		n := 8 * MinWork
+		spans := record(t, n, 1, n)
+		require.Greater(t, len(spans), 2)
 		err := For(n, func(lo, hi int) error {
 			if lo > 0 {
 				return fmt.Errorf("chunk at %d", lo)
@@ -153,7 +205,20 @@ func TestLowestFailingChunkWins(t *testing.T) {
 			return nil
 		})
 		require.Error(t, err)
-		assert.Equal(t, fmt.Sprintf("chunk at %d", n/4), err.Error())
+		assert.Equal(t, fmt.Sprintf("chunk at %d", spans[1].lo), err.Error())
+		// A later chunk that fails first (the earlier one is slower) still
+		// loses to the earlier.
+		err = For(n, func(lo, hi int) error {
+			switch lo {
+			case spans[1].lo:
+				time.Sleep(50 * time.Millisecond)
+				return errors.New("second chunk")
+			case spans[2].lo:
+				return errors.New("third chunk")
+			}
+			return nil
+		})
+		assert.EqualError(t, err, "second chunk")
 	})
 }
 
