@@ -87,7 +87,7 @@ func fillSerial(dst []uint32, seed, stream, start uint64) {
 	keys := philoxKeys(k0, k1)
 	for len(dst) >= 12 {
 		n := len(dst)
-		dst = fill3(dst, uint32(block), uint32(block>>32), s0, s1, &keys)
+		dst = fillWide(dst, uint32(block), uint32(block>>32), s0, s1, &keys)
 		block = (block + uint64(n-len(dst))/4) & (1<<62 - 1) // the last block may carry
 		if len(dst) < 12 {
 			break

@@ -8,9 +8,12 @@
 // rows × columns; for a matrix product, M·N·K). A loop with less than
 // MinWork elements of work runs inline, on the calling goroutine, as one
 // call fn(0, n): below that size starting goroutines costs more than it
-// saves. A larger loop runs on Workers(work) goroutines, at most
-// GOMAXPROCS and never fewer than MinWork/2 elements each, in contiguous
-// chunks of as equal a size as the grain allows.
+// saves. A larger loop runs on Workers(work) goroutines (the caller's among
+// them), at most GOMAXPROCS and never fewer than MinWork/2 elements each.
+// It is cut into contiguous chunks of equal size (the last may be shorter),
+// up to chunksPerWorker per worker but none under MinWork/2 elements, and
+// each worker claims the next chunk when it finishes one: a core that other
+// processes keep busy does fewer chunks instead of holding up the loop.
 //
 // Every caller's result must not depend on how the loop is split: chunks
 // run in any order, at the same time, and their number depends on the
