@@ -55,7 +55,8 @@ const (
 )
 
 // ParseText reads a number written as text: a decimal ("1.0625", "-3e-7"),
-// a hexadecimal float with a binary exponent ("0x1.8p-3"), or nan, inf and
+// a hexadecimal float with a binary exponent ("0x1.8p-3"), a power of two
+// "2^k" or "2**k" ("2^-9", "-2**10", exactly 0x1pk), or nan, inf and
 // infinity with an optional sign, in any case. Surrounding spaces are
 // ignored; underscores and empty text are errors wrapping ErrSyntax.
 //
@@ -118,6 +119,10 @@ type textNumber struct {
 // scanText parses an unsigned decimal or hex float.
 func scanText(s string) (textNumber, error) {
 	var n textNumber
+	if e, ok, err := scanPow2(s); ok {
+		// 2^k is the hex float 0x1pk: exact for every k.
+		return textNumber{digits: "1", hex: true, exp2: e}, err
+	}
 	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
 	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
 		n.hex, s = true, s[2:]
@@ -181,6 +186,22 @@ exponent:
 		}
 	}
 	return n, nil
+}
+
+// scanPow2 reads a power of two written "2^k" or "2**k" (k an integer with
+// an optional sign, decimal digits only); ok reports whether s has that form
+// at all, err whether its exponent is malformed.
+func scanPow2(s string) (k int, ok bool, err error) {
+	switch {
+	case strings.HasPrefix(s, "2**"):
+		s = s[3:]
+	case strings.HasPrefix(s, "2^"):
+		s = s[2:]
+	default:
+		return 0, false, nil
+	}
+	k, err = scanExponent(s)
+	return k, true, err
 }
 
 // scanExponent reads [+-]digits, saturating at ±maxTextExp.

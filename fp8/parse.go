@@ -11,7 +11,8 @@ import (
 // the command line (fp8lab encode), the tensor readers (CSV) and ParseText
 // share: a
 // decimal or hexadecimal floating-point literal as strconv.ParseFloat reads
-// it ("1.5", "-2e-3", ".5", "0x1.8p-3") but without underscores, or nan, inf
+// it ("1.5", "-2e-3", ".5", "0x1.8p-3") but without underscores, a power of
+// two "2^k" or "2**k" ("2^-9" is 0x1p-9), or nan, inf
 // or infinity with an optional sign, in any case. Spaces around the text are
 // ignored. The literal is rounded once, to float32 when bitSize is 32 and to
 // float64 when it is 64. "-nan" gives a NaN with its sign bit set.
@@ -45,6 +46,10 @@ func ParseNumber(s string, bitSize int) (float64, error) {
 	}
 	if _, err := scanText(body); err != nil {
 		return 0, fmt.Errorf("invalid number %q: %w: %w", s, ErrSyntax, strconv.ErrSyntax)
+	}
+	if k, ok, _ := scanPow2(body); ok {
+		// strconv reads hex floats: 2^k is 0x1pk, one exact rounding.
+		t = t[:len(t)-len(body)] + "0x1p" + strconv.Itoa(k)
 	}
 	v, err := strconv.ParseFloat(t, bitSize)
 	if err == nil {
