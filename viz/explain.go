@@ -116,16 +116,31 @@ func (s *explorer) Explain() []string {
 	}
 	out = append(out, fmt.Sprintf("%s reaches %s; its smallest normal value is %s and its smallest subnormal %s (bias %s).",
 		f["format"], f["max"], f["min_normal"], f["min_subnormal"], f["bias"]))
+	if _, ok := f["edge_midpoint"]; ok {
+		out = append(out, explorerEdge(f))
+	}
 	if _, ok := f["input"]; ok {
-		p := fmt.Sprintf("You typed %s: it rounds (%s) to %s, code %s, between %s and %s. ",
-			f["input"], f["mode"], f["result"], f["result_code"], f["bracket_lower"], f["bracket_upper"])
+		where := fmt.Sprintf("between %s and %s", f["bracket_lower"], f["bracket_upper"])
+		if f["beyond_next_step"] == "true" {
+			where = fmt.Sprintf("beyond %s and even beyond %s, the step that has no code", f["max"], f["edge_next_step"])
+		} else if a, b := math.Abs(f.num("bracket_lower")), math.Abs(f.num("bracket_upper")); a == f.num("edge_next_step") || b == f.num("edge_next_step") {
+			where += fmt.Sprintf(" (%s has no code)", f["edge_next_step"])
+		}
+		p := fmt.Sprintf("You typed %s: it rounds (%s) to %s, code %s, %s. ",
+			f["input"], f["mode"], f["result"], f["result_code"], where)
 		switch {
+		case math.IsInf(f.num("input"), 0):
+			p += "An infinite input has no finite error."
+		case math.IsNaN(f.num("abs_error")):
+			p += "The result is not a number, so no error can be measured."
 		case f.num("abs_error") == 0:
 			p += "It is a value of the format, so the error is zero."
 		default:
 			p += fmt.Sprintf("The error is %s, relative %s.", f.r("abs_error"), f.pct("rel_error"))
 		}
 		switch {
+		case math.IsInf(f.num("input"), 0):
+			p += fmt.Sprintf(" An infinite input is no overflow of a finite value; this mode maps it to %s.", f["result"])
 		case f["overflow"] == "true":
 			p += fmt.Sprintf(" It lies beyond the largest value %s: it overflows.", f["max"])
 		case f["underflow"] == "true":
@@ -136,6 +151,42 @@ func (s *explorer) Explain() []string {
 		out = append(out, p)
 	}
 	return append(out, "Click a bit in the picture to flip it, or a cell of the grid to pick a code; the keyboard works on the controls.")
+}
+
+// explorerEdge explains the overflow boundary from the explorer's facts:
+// the step beyond max, the tie halfway to it, and where overflow begins in
+// the current mode, each judgement read from the codec's answers.
+func explorerEdge(f facts) string {
+	p := fmt.Sprintf("Beyond %s, %s's largest value, the next step would be %s, which has no code; halfway lies %s. "+
+		"Rounding comes first and the overflow check second: in this mode (%s) %s becomes %s",
+		f["max"], f["format"], f["edge_next_step"], f["edge_midpoint"], f["mode_name"], f["edge_midpoint"], f["edge_tie_result"])
+	// what says how a value came to its result.
+	what := func(overflows, result string) string {
+		switch {
+		case overflows != "true" && result == f["max"]:
+			return ", back to the largest value"
+		case overflows != "true":
+			return ""
+		case result == f["max"]:
+			return ", an overflow saturated to the largest value"
+		case result == "NaN" && f["has_inf"] == "false":
+			return fmt.Sprintf(", an overflow that gives NaN because %s has no infinity", f["format"])
+		}
+		return ", an overflow"
+	}
+	p += what(f["edge_tie_overflows"], f["edge_tie_result"])
+	p += fmt.Sprintf(", and %s becomes %s", f["edge_probe"], f["edge_probe_result"]) + what(f["edge_probe_overflows"], f["edge_probe_result"])
+	p += "."
+	if st, ok := f["overflow_start"]; ok {
+		if f["overflow_start_inclusive"] == "true" {
+			p += fmt.Sprintf(" Overflow begins at %s itself.", st)
+		} else {
+			p += fmt.Sprintf(" Overflow begins just above %s.", st)
+		}
+	} else {
+		p += " Nothing finite overflows in this mode."
+	}
+	return p
 }
 
 // Explain implements Explainer.

@@ -35,6 +35,8 @@ type explorer struct {
 	ps      *paramSet
 	f       *fp8.Format
 	explain *fp8.Explanation // the typed value's rounding, nil when none
+	edge    overflowEdge     // the overflow boundary in the current mode
+	edgeOK  bool             // edge was computed (the mode suits the format)
 	last    explorerLayout   // where the last render put the clickable parts
 	size    image.Point      // size of the last render
 }
@@ -44,14 +46,15 @@ func newExplorer() Scene {
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: formatNames(nil), Default: "E4M3FN",
 			Help: "the minifloat whose codes are shown"},
 		Param{Name: "code", Label: "Code", Kind: ParamInt, Min: 0, Max: 255, Step: 1, Default: "126",
-			Help: "the selected code (0x7E = 126); click a bit to flip it or a cell of the grid to select it"},
+			Help: codeHelp(126)},
 		Param{Name: "value", Label: "Round a number", Kind: ParamText, Default: "",
-			Help: "type a real number (e.g. 300, 1e-3, -0.1): shows where it rounds and the error, and selects that code"},
+			Help: "type a real number (e.g. 300, 1e-3, -0.1, 0x1p-9, 2^-9): shows where it rounds and the error, and selects that code"},
 		Param{Name: "rounding", Label: "Rounding", Kind: ParamChoice, Options: []string{"nearest", "zero", "away"}, Default: "nearest",
 			Help: "nearest (ties to even), toward zero, or away from zero"},
 		Param{Name: "overflow", Label: "Overflow", Kind: ParamChoice, Options: []string{"saturate", "saturate-keep-inf", "no-saturate"}, Default: "saturate",
 			Help: "what a value beyond max becomes: ±max, ±max but Inf stays Inf, or Inf/NaN as OCP's non-saturating mode"},
 	), f: fp8.E4M3FN}
+	_ = s.update("")
 	s.ps.text["value"] = func(v string) (string, error) {
 		if v == "" {
 			return "", nil
@@ -70,8 +73,21 @@ func (s *explorer) Name() string { return "explorer" }
 // Title implements Scene.
 func (s *explorer) Title() string { return "Format explorer" }
 
-// Params implements Scene.
-func (s *explorer) Params() []Param { return s.ps.Params() }
+// Params implements Scene. The code's help names the current code.
+func (s *explorer) Params() []Param {
+	ps := s.ps.Params()
+	for i := range ps {
+		if ps[i].Name == "code" {
+			ps[i].Help = codeHelp(s.ps.int("code"))
+		}
+	}
+	return ps
+}
+
+// codeHelp is the help of the code control for code c.
+func codeHelp(c int) string {
+	return fmt.Sprintf("the selected code (0x%02X = %d); click a bit to flip it or a cell of the grid to select it", c, c)
+}
 
 // Get implements Scene.
 func (s *explorer) Get(name string) (string, error) { return s.ps.Get(name) }
@@ -82,7 +98,7 @@ func (s *explorer) Get(name string) (string, error) { return s.ps.Get(name) }
 func parseReal(v string) (float64, error) {
 	x, err := fp8.ParseText(v)
 	if err != nil {
-		return 0, fmt.Errorf("not a number")
+		return 0, fmt.Errorf("not a number: write e.g. 300, -1.5e-3, 0x1p-9 or 2^-9")
 	}
 	return x, nil
 }
@@ -132,6 +148,8 @@ func (s *explorer) update(name string) error {
 		s.ps.values["value"] = ""
 	}
 	s.explain = nil
+	s.edge, err = edgeOf(f, s.mode())
+	s.edgeOK = err == nil
 	if v := s.ps.str("value"); v != "" {
 		x, err := parseReal(v)
 		if err != nil {
@@ -229,6 +247,7 @@ func (s *explorer) Facts() map[string]string {
 		"min_normal":     exact(in.MinNormal),
 		"min_subnormal":  exact(in.MinSubnormal),
 		"bias":           strconv.Itoa(in.Bias),
+		"has_inf":        strconv.FormatBool(s.f.HasInf()),
 	}
 	if lo.ok {
 		m["lower"], m["lower_code"] = exact(lo.value), fmt.Sprintf("0x%02X", lo.code)
@@ -236,19 +255,46 @@ func (s *explorer) Facts() map[string]string {
 	if hi.ok {
 		m["upper"], m["upper_code"] = exact(hi.value), fmt.Sprintf("0x%02X", hi.code)
 	}
+	if s.edgeOK {
+		edgeFacts(m, s.edge)
+	}
 	if ex := s.explain; ex != nil {
 		m["input"] = ex.Input.String()
 		m["result"] = ex.Result.Value.String()
 		m["result_code"] = fmt.Sprintf("0x%02X", ex.Result.Code)
 		m["abs_error"] = ex.AbsError.String()
 		m["rel_error"] = ex.RelError.String()
-		m["bracket_lower"] = ex.Lower.String()
-		m["bracket_upper"] = ex.Upper.String()
+		lo, hi := s.bracket(*ex)
+		m["bracket_lower"], m["bracket_upper"] = exact(lo), exact(hi)
+		if math.IsNaN(lo) || math.IsNaN(hi) {
+			delete(m, "bracket_lower")
+			delete(m, "bracket_upper")
+			m["beyond_next_step"] = "true"
+		}
 		m["overflow"] = strconv.FormatBool(ex.Overflow)
 		m["underflow"] = strconv.FormatBool(ex.Underflow)
 		m["mode"] = ex.Mode
 	}
 	return m
+}
+
+// bracket returns the values around a typed input as the picture shows
+// them: beyond max the upper one is the step that has no code (480 for
+// E4M3FN), never the "+Inf" that stands for "none" in fp8.Explanation.
+func (s *explorer) bracket(ex fp8.Explanation) (lo, hi float64) {
+	lo, hi = float64(ex.Lower), float64(ex.Upper)
+	x := float64(ex.Input)
+	if s.edgeOK && !math.IsNaN(x) && math.Abs(x) > s.edge.max {
+		// Beyond that step no value brackets it: NaN says "none".
+		lo, hi = s.edge.max, s.edge.next
+		if math.Abs(x) > s.edge.next {
+			hi = math.NaN()
+		}
+		if x < 0 {
+			lo, hi = -hi, -lo
+		}
+	}
+	return lo, hi
 }
 
 // explorerLayout is where the clickable parts of the picture lie.

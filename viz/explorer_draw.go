@@ -105,22 +105,49 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 		fmt.Sprintf("ULP %s: the spacing of values in this binade", fullValue(ci.ULP)),
 		fmt.Sprintf("next value below: %s  ·  above: %s", nb(lo), nb(hi)),
 	}
+	if !lo.ok && !hi.ok && lo.note == hi.note {
+		lines[2] = "next values: " + lo.note
+	}
 	if math.IsNaN(float64(ci.Value)) || math.IsInf(float64(ci.Value), 0) {
 		lines[1] = "no ULP: not a finite number"
 	}
 	y = textLines(dst, x, vb.Max.Y+st.px(8), lines, st.body(), st.px(6))
 	ex := s.explain
 	if ex == nil {
-		hint := st.muted()
-		hint.VAlign = plot.AlignTop
-		plot.DrawText(dst, "Type a number in “Round a number” to see where it rounds.", float64(x), float64(y+st.px(8)), hint)
+		// Before anything is typed, the top edge shows rounding and
+		// overflow at work in the current mode.
+		if !s.edgeOK {
+			return
+		}
+		lines := s.edgeLines(s.edge)
+		ts := st.body()
+		for _, l := range lines { // smaller type rather than text past the box
+			if plot.MeasureText(l, ts).Width > r.Dx()-st.px(14) {
+				ts = st.text(14, plot.FontRegular, color.RGBA{})
+			}
+		}
+		box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+len(lines)*(plot.MeasureText(lines[0], ts).Height()+st.px(6))+st.px(8)))
+		plot.FillRect(dst, box, plot.WithAlpha(plot.Vermillion, 0x1c))
+		plot.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, plot.Vermillion)
+		textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), lines, ts, st.px(6))
 		return
 	}
 	box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+st.px(66)))
 	plot.FillRect(dst, box, plot.WithAlpha(plot.Orange, 0x30))
 	plot.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, plot.Orange)
 	head := fmt.Sprintf("x = %s  →  %s  (0x%02X, %s)", ex.Input, fullValue(ex.Result.Value), ex.Result.Code, ex.Mode)
-	errLine := fmt.Sprintf("between %s and %s  ·  error %s (%s)", fullValue(ex.Lower), fullValue(ex.Upper), short(float64(ex.AbsError)), relText(float64(ex.RelError)))
+	bl, bh := s.bracket(*ex)
+	between := fmt.Sprintf("between %s and %s", fullValue(fp8.Number(bl)), fullValue(fp8.Number(bh)))
+	switch {
+	case math.IsNaN(bl) || math.IsNaN(bh):
+		between = fmt.Sprintf("beyond max %s and the step %s (no code)", fullValue(fp8.Number(s.edge.max)), fullValue(fp8.Number(s.edge.next)))
+	case s.edgeOK && (math.Abs(bh) == s.edge.next || math.Abs(bl) == s.edge.next):
+		between += " (no code)"
+	}
+	errLine := between
+	if ae := float64(ex.AbsError); !math.IsNaN(ae) {
+		errLine += fmt.Sprintf("  ·  error %s (%s)", short(ae), relText(float64(ex.RelError)))
+	}
 	switch {
 	case ex.Overflow:
 		errLine += "  ·  overflow"
@@ -183,83 +210,6 @@ func (s *explorer) formula(ci fp8.CodeInfo) string {
 		lead = 0
 	}
 	return fmt.Sprintf("%s%s × %s", sg, strconv.FormatFloat(lead+frac, 'g', -1, 64), pow2(ci.Power))
-}
-
-// drawNumberLine shows the selected value among its neighbours on a linear
-// axis whose ticks are the representable values, with the typed number and
-// the arrow to where it rounds.
-func (s *explorer) drawNumberLine(dst *image.RGBA, st style, r image.Rectangle) {
-	if r.Dy() < st.px(60) {
-		return
-	}
-	c := s.code()
-	v := s.f.Decode(c)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		ts := st.muted()
-		ts.VAlign = plot.AlignTop
-		plot.DrawText(dst, "NaN and ∞ have no place on the number line.", float64(r.Min.X), float64(r.Min.Y+st.px(20)), ts)
-		return
-	}
-	vals := finiteValues(s.f)
-	i := sort.SearchFloat64s(vals, v)
-	lo, hi := max(i-3, 0), min(i+3, len(vals)-1)
-	a, b := vals[lo], vals[hi]
-	var x float64
-	hasX := false
-	if ex := s.explain; ex != nil && !math.IsNaN(float64(ex.Input)) && !math.IsInf(float64(ex.Input), 0) {
-		x, hasX = float64(ex.Input), true
-		a, b = math.Min(a, x), math.Max(b, x)
-	}
-	pad := (b - a) * 0.06
-	if pad == 0 {
-		pad = 1
-	}
-	var ticks []plot.Tick
-	for _, t := range vals[lo : hi+1] {
-		ticks = append(ticks, plot.Tick{Value: t, Label: short(t)})
-	}
-	xs, err := newTickScale(a-pad, b+pad, ticks)
-	if err != nil {
-		return
-	}
-	ys, _ := newTickScale(0, 1, nil)
-	th := st.th
-	ax, err := plot.NewAxes(r, xs, ys, plot.AxesOptions{Title: "Where it lies: neighbouring values", Theme: &th, HideYGrid: true})
-	if err != nil {
-		return
-	}
-	ax.Draw(dst)
-	clip := ax.Clip(dst)
-	mid := float64(ax.Plot.Min.Y+ax.Plot.Max.Y) / 2
-	x0, x1 := float64(ax.Plot.Min.X), float64(ax.Plot.Max.X)
-	plot.Line(clip, x0, mid, x1, mid, st.pxf(2), st.th.Frame)
-	for _, t := range vals[lo : hi+1] {
-		p := ax.X.Map(t)
-		plot.Line(clip, p, mid-st.pxf(10), p, mid+st.pxf(10), st.pxf(2), st.th.Frame)
-	}
-	p := ax.X.Map(v)
-	plot.FillCircle(clip, p, mid, st.pxf(9), exponentColor)
-	if hasX {
-		px := ax.X.Map(x)
-		top := float64(ax.Plot.Min.Y) + st.pxf(8)
-		plot.FillPolygon(clip, []plot.Point{{X: px, Y: mid - st.pxf(14)}, {X: px - st.pxf(7), Y: mid - st.pxf(26)}, {X: px + st.pxf(7), Y: mid - st.pxf(26)}}, plot.Vermillion)
-		lab := st.text(15, plot.FontBold, plot.Vermillion)
-		lab.Align, lab.VAlign = plot.AlignCenter, plot.AlignTop
-		if px > x1-st.pxf(60) {
-			lab.Align = plot.AlignRight
-		} else if px < x0+st.pxf(60) {
-			lab.Align = plot.AlignLeft
-		}
-		plot.DrawText(clip, "x = "+short(x), px, top, lab)
-		if px != p {
-			plot.Line(clip, px, mid+st.pxf(16), p, mid+st.pxf(16), st.pxf(2), plot.Vermillion)
-			dir := 1.0
-			if p < px {
-				dir = -1
-			}
-			plot.FillPolygon(clip, []plot.Point{{X: p, Y: mid + st.pxf(16)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(11)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(21)}}, plot.Vermillion)
-		}
-	}
 }
 
 // finiteValues returns the distinct finite values of f, ascending.
