@@ -169,6 +169,9 @@
   // being edited), facts, explanation, and the URL.
   function update(info) {
     for (const p of info.params) {
+      // Help may name the current value (the explorer's code).
+      const help = document.getElementById(id(p.name) + "-help");
+      if (help && p.help && help.textContent !== p.help) help.textContent = p.help;
       for (const input of form.querySelectorAll("[data-param='" + p.name + "']")) {
         if (input.type === "file") continue;
         if (input.type === "checkbox") input.checked = p.value === "true";
