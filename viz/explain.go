@@ -217,6 +217,19 @@ func (s *rangeScene) Explain() []string {
 		out = append(out, fmt.Sprintf("%s spans %s powers of two than %s and is %s between 1 and 2: "+
 			"bits spent on the exponent buy range, bits spent on the mantissa buy precision.", a, wider, b, finer))
 	}
+	// Where each format overflows, rounding to nearest even first: the
+	// tie halfway to the step beyond max overflows only when that step is
+	// the even neighbour.
+	var over []string
+	for _, n := range names {
+		if f[n+".overflow_inclusive"] == "true" {
+			over = append(over, fmt.Sprintf("%s from %s (the tie goes to the even step beyond %s)", n, f[n+".overflow_threshold"], f[n+".max"]))
+		} else {
+			over = append(over, fmt.Sprintf("%s above %s (the tie rounds back to %s)", n, f[n+".overflow_threshold"], f[n+".max"]))
+		}
+	}
+	out = append(out, "Rounding to nearest even comes before the overflow check, so a format overflows halfway to the step beyond its largest value, "+
+		"shaded where it lies on the axis: "+strings.Join(over, "; ")+".")
 	return out
 }
 

@@ -21,21 +21,58 @@ type formatData struct {
 	name   string
 	info   fp8.Info
 	values []float64 // positive finite, ascending
+	// threshold is where overflow begins under round to nearest, ties to
+	// even: inputs above it overflow, and it does itself when inclusive
+	// (the tie halfway to the step beyond max goes to that even step).
+	threshold float64
+	inclusive bool
 }
 
 // lookupAny finds a minifloat preset or FP16/BF16 by name.
 func lookupAny(name string) (*formatData, error) {
+	var fd *formatData
+	var overflows func(float64) bool // under round to nearest even, from the codec
 	switch strings.ToUpper(strings.TrimSpace(name)) {
 	case "FP16", "FLOAT16", "HALF":
-		return &formatData{name: "FP16", info: fp8.FP16.Info(), values: fp8.FP16.PositiveFinite()}, nil
+		fd = &formatData{name: "FP16", info: fp8.FP16.Info(), values: fp8.FP16.PositiveFinite()}
+		overflows = wideOverflows(fp8.FP16)
 	case "BF16", "BFLOAT16":
-		return &formatData{name: "BF16", info: fp8.BF16.Info(), values: fp8.BF16.PositiveFinite()}, nil
+		fd = &formatData{name: "BF16", info: fp8.BF16.Info(), values: fp8.BF16.PositiveFinite()}
+		overflows = wideOverflows(fp8.BF16)
+	default:
+		f, err := fp8.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		fd = &formatData{name: f.Name(), info: f.Info(), values: f.PositiveFinite()}
+		overflows = func(x float64) bool { return f.Overflows(x, fp8.Mode{Round: fp8.NearestEven}) }
 	}
-	f, err := fp8.Lookup(name)
-	if err != nil {
-		return nil, err
+	// Overflow begins halfway to the step beyond max, the step a wider
+	// exponent would give: max + ULP(max) with ULP(max) = 2^(⌊log₂ max⌋ − mantissa bits).
+	_, e := math.Frexp(fd.info.Max)
+	fd.threshold = fd.info.Max + math.Ldexp(1, e-1-fd.info.ManBits)/2
+	fd.inclusive = overflows(fd.threshold)
+	if overflows(math.Nextafter(fd.threshold, 0)) || !overflows(math.Nextafter(fd.threshold, math.Inf(1))) {
+		return nil, fmt.Errorf("viz: %s: the codec does not overflow at %g", fd.name, fd.threshold)
 	}
-	return &formatData{name: f.Name(), info: f.Info(), values: f.PositiveFinite()}, nil
+	return fd, nil
+}
+
+// wideOverflows reports whether x rounds past w's max, to nearest even:
+// the non-saturating encoder then gives infinity.
+func wideOverflows(w *fp8.Wide) func(float64) bool {
+	return func(x float64) bool {
+		c, err := w.EncodeMode(x, fp8.Mode{Round: fp8.NearestEven, Overflow: fp8.NoSaturate}, 0)
+		return err == nil && math.IsInf(float64(w.Decode(c)), 0)
+	}
+}
+
+// thresholdText says where a format overflows: "> 464" or "≥ 61440".
+func (f *formatData) thresholdText() string {
+	if f.inclusive {
+		return "≥ " + short(f.threshold)
+	}
+	return "> " + short(f.threshold)
 }
 
 // rangeScene puts the positive values of several formats on one log2 axis,
@@ -46,6 +83,8 @@ type rangeScene struct {
 	maxX    map[string]float64 // pixel x of each format's max in the last render
 	minX    map[string]float64
 	lanes   []image.Rectangle // lane of each format in the last render
+	legend  image.Rectangle   // the legend's box in the last render
+	plots   image.Rectangle   // the area of both plots in the last render
 	size    image.Point
 
 	curveKey string // parameters the saw-tooth curves were computed for
@@ -176,6 +215,8 @@ func (s *rangeScene) Facts() map[string]string {
 		m[f.name+".positive_values"] = strconv.Itoa(f.info.PositiveFinite)
 		m[f.name+".binades"] = strconv.FormatFloat(f.info.Binades, 'f', 1, 64)
 		m[f.name+".eps"] = exact(f.info.Eps)
+		m[f.name+".overflow_threshold"] = exact(f.threshold)
+		m[f.name+".overflow_inclusive"] = strconv.FormatBool(f.inclusive)
 		if x, ok := s.maxX[f.name]; ok {
 			m[f.name+".max_x"] = strconv.FormatFloat(x, 'f', 1, 64)
 		}
@@ -212,23 +253,82 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 	for _, f := range s.formats {
 		names = append(names, f.name)
 	}
-	st, body, err := begin(dst, "Range and precision", "every positive value on one log₂ axis · "+strings.Join(names, ", "))
+	// The subtitle names the formats when it fits beside the title (the
+	// legend names them too).
+	sub := "every positive value on one log₂ axis"
+	if b := dst.Bounds(); !b.Empty() {
+		th := newStyle(b.Dx(), b.Dy(), displayOf(dst)).th
+		long := sub + " · " + strings.Join(names, ", ")
+		w := plot.MeasureText(s.Title(), plot.TextStyle{Font: plot.FontBold, Size: th.TitleSize * 1.2}).Width +
+			plot.MeasureText(long, plot.TextStyle{Size: th.LabelSize}).Width
+		if float64(w) < float64(b.Dx())-6*th.LabelSize {
+			sub = long
+		}
+	}
+	st, body, err := begin(dst, s.Title(), sub)
 	if err != nil {
 		return err
 	}
 	s.size = dst.Bounds().Size()
-	// A legend column on the right of both plots keeps their x axes aligned.
-	legW := st.px(150)
+	// One legend, the formats' colours and the marks, in a column on the
+	// right of both plots (which keeps their x axes aligned), as wide as
+	// its longest label: measured by drawing it once off screen.
+	th := st.th
+	leg := make([]plot.LegendEntry, 0, len(s.formats)+4)
+	for i, f := range s.formats {
+		leg = append(leg, plot.LegendEntry{Label: f.name, Color: plot.Categorical(i), Width: st.pxf(3)})
+	}
+	leg = append(leg,
+		plot.LegendEntry{Label: "min subnormal", Kind: plot.LegendMarker, Marker: plot.MarkerTriangleUp, Color: st.th.MutedText},
+		plot.LegendEntry{Label: "min normal", Kind: plot.LegendMarker, Marker: plot.MarkerCircle, Color: st.th.MutedText},
+		plot.LegendEntry{Label: "max", Kind: plot.LegendMarker, Marker: plot.MarkerDiamond, Color: st.th.MutedText},
+		plot.LegendEntry{Label: "overflows", Kind: plot.LegendSwatch, Color: overflowTint})
+	// Too tall for the picture, it splits into two columns: the formats,
+	// then the marks.
+	groups := [][]plot.LegendEntry{leg}
+	legW := 0
+	for try := 0; try < 2; try++ {
+		legW = 0
+		tall := false
+		for _, g := range groups {
+			box, err := plot.DrawLegend(image.NewRGBA(body), body, plot.TopRight, g, &th)
+			if err != nil {
+				return err
+			}
+			legW += box.Dx() + 2*(body.Max.X-box.Max.X)
+			tall = tall || box.Dy()+2*(box.Min.Y-body.Min.Y) > body.Dy()
+		}
+		if !tall {
+			break
+		}
+		groups = [][]plot.LegendEntry{leg[:len(s.formats)], leg[len(s.formats):]}
+	}
 	plots := image.Rect(body.Min.X, body.Min.Y, body.Max.X-legW, body.Max.Y)
-	rows, err := plot.SplitRows(plots, st.px(12), 1, 1.05)
+	// Short pictures drop the plot titles and give the lanes more room,
+	// so that every lane keeps its label.
+	lanesWeight, spacingWeight, short := 1.0, 1.05, body.Dy() < st.px(480)
+	// Each lane needs its label's height plus the axis' spacing between
+	// labels (8 px); the x axis and the title about four labels more.
+	th1 := float64(plot.MeasureText("Xg", plot.TextStyle{Size: st.th.TickSize}).Height())
+	want, least := float64(len(s.formats))*(th1+10)+3*th1, 8*th1 // lanes, and the spacing plot's least height
+	if short {
+		least = 6 * th1
+	} else {
+		want += 2 * th1 // the title
+	}
+	if avail := float64(plots.Dy() - st.px(12)); want > avail/2.05 {
+		want = math.Min(want, avail-least)
+		lanesWeight, spacingWeight = want, avail-want
+	}
+	rows, err := plot.SplitRows(plots, st.px(12), lanesWeight, spacingWeight)
 	if err != nil {
 		return err
 	}
 	lo, hi := s.xDomain()
 	curves, ylo, yhi := s.curves(lo, hi)
 	axes, err := alignedAxes(rows,
-		func(r image.Rectangle) (*plot.Axes, error) { return s.lanesAxes(st, r, lo, hi) },
-		func(r image.Rectangle) (*plot.Axes, error) { return s.spacingAxes(st, r, lo, hi, ylo, yhi) })
+		func(r image.Rectangle) (*plot.Axes, error) { return s.lanesAxes(st, r, lo, hi, short) },
+		func(r image.Rectangle) (*plot.Axes, error) { return s.spacingAxes(st, r, lo, hi, ylo, yhi, short) })
 	if err != nil {
 		return err
 	}
@@ -236,28 +336,24 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 	if err := s.drawSpacing(dst, st, axes[1], curves); err != nil {
 		return err
 	}
-	top, bottom := axes[0].Plot, axes[1].Plot
-	th := st.th
-	leg := []plot.LegendEntry{
-		{Label: "min subnormal", Kind: plot.LegendMarker, Marker: plot.MarkerTriangleUp, Color: st.th.MutedText},
-		{Label: "min normal", Kind: plot.LegendMarker, Marker: plot.MarkerCircle, Color: st.th.MutedText},
-		{Label: "max", Kind: plot.LegendMarker, Marker: plot.MarkerDiamond, Color: st.th.MutedText},
+	s.plots, s.legend = plots, image.Rectangle{}
+	area := image.Rect(plots.Max.X, body.Min.Y, body.Max.X, body.Max.Y)
+	for _, g := range groups {
+		box, err := plot.DrawLegend(dst, area, plot.TopLeft, g, &th)
+		if err != nil {
+			return err
+		}
+		s.legend = s.legend.Union(box)
+		area.Min.X = box.Max.X
 	}
-	area := image.Rect(top.Max.X+st.px(8), top.Min.Y, body.Max.X, top.Max.Y)
-	if _, err := plot.DrawLegend(dst, area, plot.TopLeft, leg, &th); err != nil {
-		return err
-	}
-	leg = leg[:0]
-	for i, f := range s.formats {
-		leg = append(leg, plot.LegendEntry{Label: f.name, Color: plot.Categorical(i), Width: st.pxf(3)})
-	}
-	area = image.Rect(bottom.Max.X+st.px(8), bottom.Min.Y, body.Max.X, bottom.Max.Y)
-	_, err = plot.DrawLegend(dst, area, plot.TopLeft, leg, &th)
-	return err
+	return nil
 }
 
+// overflowTint shades, in each lane, the magnitudes that overflow.
+var overflowTint = plot.WithAlpha(plot.Vermillion, 0x2a)
+
 // lanesAxes makes the axes of the value lanes: log2 x, one band per format.
-func (s *rangeScene) lanesAxes(st style, r image.Rectangle, lo, hi float64) (*plot.Axes, error) {
+func (s *rangeScene) lanesAxes(st style, r image.Rectangle, lo, hi float64, short bool) (*plot.Axes, error) {
 	// Band 0 is drawn at the bottom: list the formats bottom-up so that the
 	// first one gets the top lane.
 	n := len(s.formats)
@@ -273,7 +369,11 @@ func (s *rangeScene) lanesAxes(st style, r image.Rectangle, lo, hi float64) (*pl
 	if err != nil {
 		return nil, err
 	}
-	return st.axes(r, xs, band, "Representable positive values", "", "")
+	title := "Representable positive values"
+	if short {
+		title = ""
+	}
+	return st.axes(r, xs, band, title, "", "")
 }
 
 // drawLanes draws one lane per format with a tick at every value and the
@@ -314,17 +414,40 @@ func (s *rangeScene) drawLanes(dst *image.RGBA, st style, ax *plot.Axes) {
 		}
 		mark(f.info.MinNormal, plot.MarkerCircle)
 		s.maxX[f.name] = mark(f.info.Max, plot.MarkerDiamond)
-		lab := st.text(13, plot.FontRegular, st.th.Foreground)
-		lab.VAlign = plot.AlignMiddle
-		px := s.maxX[f.name] + msize
-		text := pow2Label(f.info.Max)
-		if f.info.Max >= 1e6 {
-			text = short(f.info.Max)
+		s.drawLaneLabels(clip, st, ax, f, cy, step, msize)
+	}
+}
+
+// drawLaneLabels writes a lane's max and overflow threshold beside the max
+// marker, tints the magnitudes that overflow, and names the extremes that
+// lie beyond the axis at its borders, so that no lane is left unlabelled.
+func (s *rangeScene) drawLaneLabels(clip *image.RGBA, st style, ax *plot.Axes, f *formatData, cy, step, msize float64) {
+	x0, x1 := float64(ax.Plot.Min.X), float64(ax.Plot.Max.X)
+	if t := ax.X.Map(f.threshold); t < x1 {
+		plot.FillRect(clip, image.Rect(int(math.Round(t)), int(cy-step*0.45), ax.Plot.Max.X, int(cy+step*0.45)), overflowTint)
+	}
+	lab := st.text(13, plot.FontRegular, st.th.Foreground)
+	lab.VAlign = plot.AlignMiddle
+	y := cy + step*0.2
+	maxText := func(v float64) string {
+		if v >= 1e6 {
+			return short(v)
 		}
-		if w := plot.MeasureText(text, lab).Width; px+float64(w) > float64(ax.Plot.Max.X-2) {
-			lab.Align, px = plot.AlignRight, s.maxX[f.name]-msize
-		}
-		plot.DrawText(clip, text, px, cy+step*0.2, lab)
+		return pow2Label(v)
+	}
+	text := maxText(f.info.Max) + " · overflow " + f.thresholdText()
+	px := s.maxX[f.name] + msize
+	switch {
+	case s.maxX[f.name] > x1: // max beyond the axis: say so at its right border
+		lab.Align, px = plot.AlignRight, x1-st.pxf(4)
+		text = "max " + text + " →"
+	case px+float64(plot.MeasureText(text, lab).Width) > x1-2:
+		lab.Align, px = plot.AlignRight, s.maxX[f.name]-msize
+	}
+	plot.DrawText(clip, text, px, y, lab)
+	if lo := f.smallest(); ax.X.Map(lo) < x0 {
+		lab.Align = plot.AlignLeft
+		plot.DrawText(clip, "← min "+pow2Label(lo), x0+st.pxf(4), y, lab)
 	}
 }
 
@@ -387,7 +510,7 @@ func (s *rangeScene) curves(lo, hi float64) ([]spacingCurve, float64, float64) {
 }
 
 // spacingAxes makes the axes of the spacing plot: log2 on both sides.
-func (s *rangeScene) spacingAxes(st style, r image.Rectangle, lo, hi, ylo, yhi float64) (*plot.Axes, error) {
+func (s *rangeScene) spacingAxes(st style, r image.Rectangle, lo, hi, ylo, yhi float64, short bool) (*plot.Axes, error) {
 	xs, err := plot.NewLog2(lo, hi)
 	if err != nil {
 		return nil, err
@@ -400,7 +523,11 @@ func (s *rangeScene) spacingAxes(st style, r image.Rectangle, lo, hi, ylo, yhi f
 	if s.ps.str("spacing") != "relative" {
 		title, ylabel = "Absolute spacing: the gap to the next value", "ULP"
 	}
-	return st.axes(r, xs, ys, title, "|x|", ylabel)
+	xlabel := "|x|"
+	if short {
+		title, xlabel = "", ""
+	}
+	return st.axes(r, xs, ys, title, xlabel, ylabel)
 }
 
 // drawSpacing draws the saw-tooth of every format, the focused one on top.

@@ -3,10 +3,14 @@ package viz
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func TestRangePlacesMaxima(t *testing.T) {
@@ -74,4 +78,93 @@ func TestSawtooth(t *testing.T) {
 	assert.Equal(t, []float64{0.5, 0.5, 1, 1, 2, 2}, ys)
 	_, rel := sawtooth([]float64{0.5, 1, 1.5, 2, 3, 4, 6}, true)
 	assert.Equal(t, []float64{1, 0.25, 0.5, 0.25, 0.5, 1.0 / 3}, rel)
+}
+
+// TestRangeOverflowThresholds: each format's threshold against exact values
+// worked out by hand from the bit patterns (DESIGN.md §3), and the codec.
+func TestRangeOverflowThresholds(t *testing.T) {
+	s, err := New("range")
+	require.NoError(t, err)
+	require.NoError(t, s.Set("formats", "E4M3FN,E5M2,E4M3FNUZ,E2M1,FP16,BF16"))
+	f := s.Facts()
+	want := map[string]struct {
+		t         float64
+		inclusive bool
+	}{
+		"E4M3FN":   {464, false},                                 // 448 = 1.110·2⁸ is even: the tie stays
+		"E5M2":     {61440, true},                                // 57344 = 1.11·2¹⁵ is odd
+		"E4M3FNUZ": {248, true},                                  // 240 = 1.111·2⁷ is odd
+		"E2M1":     {7, true},                                    // 6 = 1.1·2² is odd
+		"FP16":     {65520, true},                                // 65504 = (2−2⁻¹⁰)·2¹⁵ is odd
+		"BF16":     {math.Ldexp(2-math.Ldexp(1, -8), 127), true}, // max (2−2⁻⁷)·2¹²⁷
+	}
+	for name, w := range want {
+		got, err := strconv.ParseFloat(f[name+".overflow_threshold"], 64)
+		require.NoError(t, err, name)
+		assert.Equal(t, w.t, got, name)
+		assert.Equal(t, strconv.FormatBool(w.inclusive), f[name+".overflow_inclusive"], name)
+	}
+	for _, name := range []string{"E4M3FN", "E5M2", "E4M3FNUZ", "E2M1"} {
+		fm, err := fp8.Lookup(name)
+		require.NoError(t, err)
+		m := fp8.Mode{Round: fp8.NearestEven}
+		assert.Equal(t, want[name].inclusive, fm.Overflows(want[name].t, m), name)
+		assert.True(t, fm.Overflows(math.Nextafter(want[name].t, math.Inf(1)), m), name)
+		assert.False(t, fm.Overflows(math.Nextafter(want[name].t, 0), m), name)
+	}
+}
+
+// TestRangeNothingClipped: at every size the legend lies inside the picture,
+// beside the plots, and every lane is tall enough for the axis to label it
+// (its label's height plus the 8 px the axis keeps between labels).
+func TestRangeNothingClipped(t *testing.T) {
+	for _, formats := range []string{defaultRangeFormats, "E4M3FN,E5M2,E4M3FNUZ,E5M2FNUZ,E4M3,E3M4,FP16,BF16"} {
+		for _, sz := range [][2]int{{480, 270}, {640, 360}, {1024, 768}, {1920, 1080}} {
+			s, err := New("range")
+			require.NoError(t, err)
+			require.NoError(t, s.Set("formats", formats))
+			img := render(t, s, sz[0], sz[1])
+			r := s.(*rangeScene)
+			assert.True(t, r.legend.In(img.Bounds()), "%v: legend %v outside the picture", sz, r.legend)
+			assert.GreaterOrEqual(t, r.legend.Min.X, r.plots.Max.X, "%v: legend over the plots", sz)
+			st := newStyle(sz[0], sz[1], Display{})
+			need := plot.MeasureText("Xg", plot.TextStyle{Size: st.th.TickSize}).Height() + 8
+			n := len(r.lanes)
+			step := float64(r.lanes[n-1].Min.Y-r.lanes[0].Min.Y) / float64(n-1)
+			if n == 8 && sz[0] == 480 {
+				continue // eight lanes and a spacing plot do not fit 270 px: the axis labels every other lane
+			}
+			assert.GreaterOrEqual(t, step, float64(need), "%v %s: lanes too short for their labels", sz, formats)
+		}
+	}
+}
+
+// TestRangeExplainFollowsFacts: three settings whose conclusions differ; each
+// comparison and each overflow claim is checked against the facts.
+func TestRangeExplainFollowsFacts(t *testing.T) {
+	for _, formats := range []string{"E4M3FN,E5M2", "E5M2,E4M3FN", "E4M3FN,E4M3FNUZ", "E2M1,FP16"} {
+		s, err := New("range")
+		require.NoError(t, err)
+		require.NoError(t, s.Set("formats", formats))
+		f := facts(s.Facts())
+		text := strings.Join(s.Explain(), " ")
+		names := strings.Split(formats, ",")
+		a, b := names[0], names[1]
+		wider := map[bool]string{true: "more", false: "fewer"}[f.num(a+".binades") > f.num(b+".binades")]
+		if f.num(a+".binades") == f.num(b+".binades") {
+			wider = "as many"
+		}
+		finer := map[bool]string{true: "finer", false: "coarser"}[f.num(a+".eps") < f.num(b+".eps")]
+		if f.num(a+".eps") == f.num(b+".eps") {
+			finer = "as fine"
+		}
+		assert.Contains(t, text, a+" spans "+wider+" powers of two than "+b+" and is "+finer, formats)
+		for _, n := range names {
+			if f[n+".overflow_inclusive"] == "true" {
+				assert.Contains(t, text, n+" from "+f[n+".overflow_threshold"]+" (the tie goes to the even step", formats)
+			} else {
+				assert.Contains(t, text, n+" above "+f[n+".overflow_threshold"]+" (the tie rounds back to "+f[n+".max"], formats)
+			}
+		}
+	}
 }
