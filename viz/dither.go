@@ -2,14 +2,11 @@ package viz
 
 import (
 	"fmt"
-	"image"
-	"image/color"
 	"math"
 	"strconv"
 
 	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
-	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // ditherMaxFrames is the largest number of stochastic frames averaged.
@@ -46,7 +43,16 @@ type ditherScene struct {
 	tinyKey               string
 	tiny                  *dither.TinyUpdateResult
 	tinyStart, tinyUpdate float64
-	lastErr               error
+	scoreKey              string
+	scores                []ditherScore // nearest, one frame, Bayer, Floyd–Steinberg, mean of N
+}
+
+// ditherScore is how one quantized image compares with the original:
+// pixel by pixel (raw PSNR), after the eye blur, and by SSIM.
+type ditherScore struct {
+	key, label      string
+	raw, blur, ssim float64
+	oneFrame        bool // an image of the grid's levels (not the mean of N frames)
 }
 
 func newDither() Scene {
@@ -56,15 +62,19 @@ func newDither() Scene {
 		Param{Name: "levels", Label: "Grey levels", Kind: ParamInt, Min: 2, Max: 16, Step: 1, Default: "2",
 			Help: "number of evenly spaced levels (with grid=levels)"},
 		Param{Name: "frames", Label: "Frames N", Kind: ParamInt, Min: 1, Max: ditherMaxFrames, Step: 1, Default: "16",
-			Help: "how many stochastic frames are averaged"},
+			Help: "how many stochastic frames are averaged; setting N by hand stops Grow N live, so N stays where you put it"},
 		Param{Name: "animate", Label: "Grow N live", Kind: ParamBool, Default: "true",
-			Help: "add one frame at every screen refresh until N reaches 256"},
+			Help: "N grows by one frame at every screen refresh and the box clears itself at 256; ticking it at 256 starts again from 1"},
 		Param{Name: "bits", Label: "Random bits", Kind: ParamInt, Min: 1, Max: 32, Step: 1, Default: "32",
 			Help: "random bits per stochastic rounding; too few bias the result toward zero"},
 		Param{Name: "bayer", Label: "Bayer matrix", Kind: ParamChoice, Options: []string{"2", "4", "8"}, Default: "4",
 			Help: "size of the ordered-dithering threshold matrix"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "1",
 			Help: "Philox key of the stochastic rounding"},
+		Param{Name: "blur", Label: "Eye blur σ (pixels)", Kind: ParamNumber, Min: 0.25, Max: 4, Step: 0.25, Default: "1.5",
+			Help: "standard deviation, in pixels of the image, of the Gaussian blur that models viewing from farther away (0.25: from up close, almost no blur)"},
+		Param{Name: "view", Label: "Show images", Kind: ParamChoice, Options: []string{"pixels", "blurred"}, Default: "pixels",
+			Help: "pixels: as quantized; blurred: after the eye blur, as they look from farther away"},
 		Param{Name: "tiny_format", Label: "Tiny-update format", Kind: ParamChoice, Options: []string{"BF16", "FP16", "E5M2", "E4M3FN"}, Default: "BF16",
 			Help: "the format a weight is stored in while it receives tiny updates"},
 		Param{Name: "tiny_update", Label: "Tiny update (log₂)", Kind: ParamInt, Min: -20, Max: -1, Step: 1, Default: "-10",
@@ -88,18 +98,42 @@ func (s *ditherScene) Get(name string) (string, error) { return s.ps.Get(name) }
 func (s *ditherScene) Click(x, y, w, h int) bool { return false }
 
 // Set changes a parameter; a quantizer the dither package refuses is an
-// error and leaves the scene unchanged.
+// error and leaves the scene unchanged. The frame count has one home, the
+// frames parameter, which Grow N live advances: setting N by hand stops
+// the growth (so the two controls never pull N different ways), and
+// ticking Grow N live when N is already at its maximum starts again from 1
+// (so the box always does something visible).
 func (s *ditherScene) Set(name, value string) error {
-	return s.ps.setAndApply(name, value, s.compute)
+	growing := s.ps.bool("animate")
+	if err := s.ps.setAndApply(name, value, s.compute); err != nil {
+		return err
+	}
+	switch {
+	case name == "frames" && growing:
+		s.ps.values["animate"] = "false"
+	case name == "animate" && !growing && s.ps.bool("animate") && s.ps.int("frames") >= ditherMaxFrames:
+		s.ps.values["frames"] = "1"
+		return s.compute()
+	}
+	return nil
 }
 
-// Animate implements Animator: while animate is on, N grows by one.
+// Animate implements Animator: while Grow N live is on, N grows by one;
+// on reaching the maximum the growth switches itself off, so that the box
+// shows whether N is still moving.
 func (s *ditherScene) Animate() bool {
 	n := s.ps.int("frames")
-	if !s.ps.bool("animate") || n >= ditherMaxFrames {
+	if !s.ps.bool("animate") {
 		return false
 	}
+	if n >= ditherMaxFrames {
+		s.ps.values["animate"] = "false"
+		return true
+	}
 	s.ps.values["frames"] = strconv.Itoa(n + 1)
+	if n+1 >= ditherMaxFrames {
+		s.ps.values["animate"] = "false"
+	}
 	return true
 }
 
@@ -208,7 +242,48 @@ func (s *ditherScene) compute() error {
 		}
 		s.avg = avg
 	}
+	if err := s.computeScores(); err != nil {
+		return err
+	}
 	return s.computeTiny()
+}
+
+// computeScores measures every image against the original: raw PSNR,
+// PSNR after the eye blur, and SSIM.
+func (s *ditherScene) computeScores() error {
+	n := s.ps.int("frames")
+	key := s.key + "|" + s.ps.key("blur") + "|" + strconv.Itoa(n)
+	if key == s.scoreKey {
+		return nil
+	}
+	sigma := s.ps.float("blur")
+	bs := s.ps.str("bayer")
+	list := []struct {
+		key, label string
+		g          *dither.Gray
+		raw        float64
+		one        bool
+	}{
+		{"nearest", "round to nearest", s.nearest, s.pNearest, true},
+		{"stochastic_1", "one stochastic frame", s.frame0, s.psnr[0], true},
+		{"bayer", "Bayer " + bs + "×" + bs, s.bayer, s.pBayer, true},
+		{"floyd", "Floyd–Steinberg", s.floyd, s.pFS, true},
+		{"average", fmt.Sprintf("mean of %d frames", n), s.avg, s.psnr[n-1], false},
+	}
+	out := make([]ditherScore, len(list))
+	for i, m := range list {
+		b, err := dither.BlurredPSNR(s.img, m.g, sigma)
+		if err != nil {
+			return err
+		}
+		q, err := dither.SSIM(s.img, m.g)
+		if err != nil {
+			return err
+		}
+		out[i] = ditherScore{key: m.key, label: m.label, raw: m.raw, blur: b, ssim: q, oneFrame: m.one}
+	}
+	s.scores, s.scoreKey = out, key
+	return nil
 }
 
 // mean returns the mean of the nSum frames summed so far, computed as
@@ -246,7 +321,7 @@ func (s *ditherScene) Facts() map[string]string {
 	}
 	n := s.ps.int("frames")
 	last := len(s.tiny.Exact) - 1
-	return map[string]string{
+	m := map[string]string{
 		"levels":                strconv.Itoa(s.levels),
 		"frames":                strconv.Itoa(n),
 		"psnr_nearest_db":       fact(s.pNearest),
@@ -259,173 +334,14 @@ func (s *ditherScene) Facts() map[string]string {
 		"tiny_stochastic_final": fact(s.tiny.Stochastic[last]),
 		"tiny_start":            fact(s.tiny.Start),
 		"random_bits":           s.ps.str("bits"),
+		"blur_sigma":            s.ps.str("blur"),
+		"growing":               s.ps.str("animate"),
+		"max_frames":            strconv.Itoa(ditherMaxFrames),
+		"image_size":            fmt.Sprintf("%dx%d", s.img.Width(), s.img.Height()),
 	}
-}
-
-// Render implements Scene.
-func (s *ditherScene) Render(dst *image.RGBA) error {
-	grid := fmt.Sprintf("%d grey levels", s.ps.int("levels"))
-	if g := s.ps.str("grid"); g != "levels" {
-		grid = g + " values as grey levels"
+	for _, sc := range s.scores {
+		m["blur_psnr_"+sc.key+"_db"] = fact(sc.blur)
+		m["ssim_"+sc.key] = fact(sc.ssim)
 	}
-	st, body, err := begin(dst, "Dithering and stochastic rounding", "the mystery image quantized to "+grid+" · "+s.ps.str("bits")+" random bits")
-	if err != nil {
-		return err
-	}
-	cols, err := plot.SplitColumns(body, st.px(24), 1.85, 1)
-	if err != nil {
-		return err
-	}
-	cells, err := plot.GridCells(cols[0], 2, 3, st.px(10))
-	if err != nil {
-		return err
-	}
-	// The image is drawn at zoom 2, so that single pixels of the dither
-	// patterns stay visible: its size follows the panels' size.
-	capH := st.px(24)
-	w := min(cells[0].Dx()/2, (cells[0].Dy()-capH)/2*4/3)
-	w = min(max(w/4*4, 64), 320)
-	s.imgW, s.imgH = w, w*3/4
-	if err := s.compute(); err != nil {
-		errorPanel(dst, body, st, err.Error())
-		return nil
-	}
-	if err := s.drawImages(dst, st, cells); err != nil {
-		return err
-	}
-	right, err := plot.SplitRows(cols[1], st.px(14), 1, 1)
-	if err != nil {
-		return err
-	}
-	if err := s.drawPSNR(dst, st, right[0]); err != nil {
-		return err
-	}
-	return s.drawTiny(dst, st, right[1])
-}
-
-// drawImages shows the original and the five quantizations.
-func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectangle) error {
-	n := s.ps.int("frames")
-	panels := []struct {
-		g       *dither.Gray
-		caption string
-	}{
-		{s.img, "original"},
-		{s.nearest, "round to nearest · " + dB(s.pNearest)},
-		{s.frame0, "one stochastic frame · " + dB(s.psnr[0])},
-		{s.avg, fmt.Sprintf("mean of %d frames · %s", n, dB(s.psnr[n-1]))},
-		{s.bayer, fmt.Sprintf("Bayer %s×%s · %s", s.ps.str("bayer"), s.ps.str("bayer"), dB(s.pBayer))},
-		{s.floyd, "Floyd–Steinberg · " + dB(s.pFS)},
-	}
-	th := st.th
-	th.TickSize = 14 * st.s
-	th.MutedText = th.Foreground
-	for i, p := range panels {
-		if _, err := plot.DrawImagePanel(dst, cells[i], p.g.Pix(), p.g.Width(), p.g.Height(), plot.ImageStyle{Caption: p.caption, Theme: &th}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// drawPSNR plots the PSNR of the mean of n stochastic frames against n
-// beside the flat lines of the deterministic methods.
-func (s *ditherScene) drawPSNR(dst *image.RGBA, st style, r image.Rectangle) error {
-	n := s.ps.int("frames")
-	xs, err := plot.NewLog2(1, ditherMaxFrames)
-	if err != nil {
-		return err
-	}
-	hi := math.Max(math.Max(s.pBayer, s.pFS), s.pNearest)
-	for _, p := range s.psnr {
-		hi = math.Max(hi, p)
-	}
-	lo := math.Min(s.pNearest, s.psnr[0])
-	ys, err := plot.NewLinear(math.Floor(lo/5)*5, math.Ceil((hi+2)/5)*5)
-	if err != nil {
-		return err
-	}
-	ax, err := st.axes(r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)")
-	if err != nil {
-		return err
-	}
-	ax.Draw(dst)
-	flat := func(v float64, c color.RGBA, dash []float64) error {
-		return ax.Line(dst, []float64{1, ditherMaxFrames}, []float64{v, v}, plot.LineStyle{Color: c, Width: st.pxf(2), Dash: dash})
-	}
-	if err := flat(s.pNearest, plot.Vermillion, nil); err != nil {
-		return err
-	}
-	if err := flat(s.pBayer, plot.BluishGreen, []float64{st.pxf(6), st.pxf(4)}); err != nil {
-		return err
-	}
-	if err := flat(s.pFS, plot.ReddishPurple, []float64{st.pxf(2), st.pxf(3)}); err != nil {
-		return err
-	}
-	k := min(n, len(s.psnr))
-	xsd, ysd := make([]float64, k), make([]float64, k)
-	for i := 0; i < k; i++ {
-		xsd[i], ysd[i] = float64(i+1), s.psnr[i]
-	}
-	if err := ax.Line(dst, xsd, ysd, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2.5)}); err != nil {
-		return err
-	}
-	p := ax.Map(float64(n), s.psnr[n-1])
-	plot.FillCircle(ax.Clip(dst), p.X, p.Y, st.pxf(5), plot.Blue)
-	_, err = ax.Legend(dst, plot.TopLeft, []plot.LegendEntry{
-		{Label: "mean of N stochastic frames", Color: plot.Blue, Width: st.pxf(2.5)},
-		{Label: "nearest", Color: plot.Vermillion, Width: st.pxf(2)},
-		{Label: "Bayer", Color: plot.BluishGreen, Width: st.pxf(2), Dash: []float64{st.pxf(6), st.pxf(4)}},
-		{Label: "Floyd–Steinberg", Color: plot.ReddishPurple, Width: st.pxf(2), Dash: []float64{st.pxf(2), st.pxf(3)}},
-	})
-	return err
-}
-
-// drawTiny plots a weight receiving the same tiny update 1000 times, with
-// round to nearest (stalls) and stochastic rounding (tracks the sum).
-func (s *ditherScene) drawTiny(dst *image.RGBA, st style, r image.Rectangle) error {
-	t := s.tiny
-	steps := make([]float64, len(t.Exact)+1)
-	exact := append([]float64{t.Start}, t.Exact...)
-	near := append([]float64{t.Start}, t.Nearest...)
-	sto := append([]float64{t.Start}, t.Stochastic...)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i := range steps {
-		steps[i] = float64(i)
-		for _, v := range []float64{exact[i], near[i], sto[i]} {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-	}
-	pad := (hi - lo) * 0.08
-	if pad == 0 {
-		pad = 0.01
-	}
-	xs, err := plot.NewLinear(0, float64(len(steps)-1))
-	if err != nil {
-		return err
-	}
-	ys, err := plot.NewLinear(lo-pad, hi+pad*2.5)
-	if err != nil {
-		return err
-	}
-	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Tiny updates: w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format")), "step", "w")
-	if err != nil {
-		return err
-	}
-	ax.Draw(dst)
-	if err := ax.Line(dst, steps, exact, plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}}); err != nil {
-		return err
-	}
-	if err := ax.Step(dst, steps, near, plot.StepPost, plot.LineStyle{Color: plot.Vermillion, Width: st.pxf(2.5)}); err != nil {
-		return err
-	}
-	if err := ax.Step(dst, steps, sto, plot.StepPost, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2)}); err != nil {
-		return err
-	}
-	_, err = ax.Legend(dst, plot.TopLeft, []plot.LegendEntry{
-		{Label: "exact sum", Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}},
-		{Label: "round to nearest", Color: plot.Vermillion, Width: st.pxf(2.5)},
-		{Label: "stochastic rounding", Color: plot.Blue, Width: st.pxf(2)},
-	})
-	return err
+	return m
 }

@@ -3,6 +3,8 @@ package viz
 import (
 	"bytes"
 	"image"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -50,27 +52,111 @@ func crop(img *image.RGBA, r image.Rectangle) []byte {
 func TestDitherGrowsN(t *testing.T) {
 	s, err := New("dither")
 	require.NoError(t, err)
-	require.NoError(t, s.Set("frames", "1"))
 	a, ok := s.(Animator)
 	require.True(t, ok)
+	get := func(name string) string { v, _ := s.Get(name); return v }
+	// Setting N by hand stops the growth: the two controls never pull N
+	// different ways.
+	require.Equal(t, "true", get("animate"))
+	require.NoError(t, s.Set("frames", "1"))
+	assert.Equal(t, "false", get("animate"))
+	assert.False(t, a.Animate(), "N stays where it was put")
+	assert.Equal(t, "1", get("frames"))
+	require.NoError(t, s.Set("animate", "true"))
 	for i := 0; i < 10; i++ {
 		require.True(t, a.Animate())
 	}
-	n, _ := s.Get("frames")
-	assert.Equal(t, "11", n)
+	assert.Equal(t, "11", get("frames"))
+	// Facts, explanation and caption all read the one frames parameter.
 	f := s.Facts()
+	assert.Equal(t, "11", f["frames"])
+	assert.Contains(t, strings.Join(s.Explain(), " "), "the mean of 11 such frames")
+	assert.Contains(t, strings.Join(s.Explain(), " "), "Grow N live is on")
 	assert.Greater(t, factFloat(t, f, "psnr_average_db"), factFloat(t, f, "psnr_stochastic_1_db"))
 	// Going back to fewer frames recomputes the mean.
 	require.NoError(t, s.Set("frames", "4"))
+	assert.Equal(t, "false", get("animate"))
+	assert.NotContains(t, strings.Join(s.Explain(), " "), "Grow N live is on")
 	o := dither.Options{Method: dither.Stochastic, Levels: 2, Frames: 4, Seed: 1, RandomBits: 32}
 	want, err := dither.Dither(s.(*ditherScene).img, o)
 	require.NoError(t, err)
 	assert.Equal(t, want.Pix(), s.(*ditherScene).avg.Pix())
-	require.NoError(t, s.Set("animate", "false"))
-	assert.False(t, a.Animate())
+	// The growth stops itself at 256 and clears the box.
+	require.NoError(t, s.Set("frames", "255"))
 	require.NoError(t, s.Set("animate", "true"))
-	require.NoError(t, s.Set("frames", "256"))
+	assert.True(t, a.Animate())
+	assert.Equal(t, "256", get("frames"))
+	assert.Equal(t, "false", get("animate"))
 	assert.False(t, a.Animate(), "N stops at 256")
+	// Ticking the box at 256 starts again from 1, so it always acts.
+	require.NoError(t, s.Set("animate", "true"))
+	assert.Equal(t, "1", get("frames"))
+	assert.True(t, a.Animate())
+	assert.Equal(t, "2", get("frames"))
+}
+
+// TestDitherEyeMeasures checks, at settings whose conclusions differ, that
+// the explanation names the winner of each measure as the facts rank them,
+// and says whether the rankings differ.
+func TestDitherEyeMeasures(t *testing.T) {
+	blurWinners := map[string]bool{}
+	for _, p := range []map[string]string{nil, {"blur": "0.5"}, {"blur": "0.25"}, {"grid": "E2M1", "view": "blurred"}} {
+		f, text := explained(t, "dither", p)
+		best := func(val func(k string) float64, txt func(float64) string) string {
+			top := math.Inf(-1)
+			for _, m := range ditherMethods {
+				top = math.Max(top, val(m.key))
+			}
+			var names []string
+			for _, m := range ditherMethods {
+				if txt(val(m.key)) == txt(top) {
+					names = append(names, m.name)
+				}
+			}
+			return strings.Join(names, " and ")
+		}
+		raw := best(func(k string) float64 { return f.num(ditherRaw(k)) }, dbText)
+		blur := best(func(k string) float64 { return f.num("blur_psnr_" + k + "_db") }, dbText)
+		ssim := best(func(k string) float64 { return f.num("ssim_" + k) }, ssimText)
+		assert.Contains(t, text, "the best one-frame method is "+raw+" (", p)
+		assert.Contains(t, text, "the best is "+blur+" (", p)
+		assert.Contains(t, text, "ranks "+ssim+" first", p)
+		assert.Equal(t, raw != blur, strings.Contains(text, "The rankings differ"), p)
+		assert.Equal(t, raw == blur, strings.Contains(text, "Both measures agree"), p)
+		if raw != blur && ssim == raw {
+			assert.Contains(t, text, "SSIM sides with raw PSNR", p)
+		}
+		blurWinners[blur] = true
+		// "Fine-grained" only when the blur raises the blurred winner more
+		// than the raw winner.
+		gain := func(name string) float64 {
+			for _, m := range ditherMethods {
+				if strings.HasPrefix(name, m.name) {
+					return f.num("blur_psnr_"+m.key+"_db") - f.num(ditherRaw(m.key))
+				}
+			}
+			t.Fatalf("no method %q", name)
+			return 0
+		}
+		assert.Equal(t, raw != blur && gain(blur) > gain(raw), strings.Contains(text, "is fine-grained"), p)
+	}
+	assert.Len(t, blurWinners, 3, "settings whose conclusions differ: %v", blurWinners)
+	// The case: raw PSNR ranks Floyd–Steinberg below rounding to
+	// nearest, the blurred PSNR above it.
+	f, _ := explained(t, "dither", nil)
+	assert.Less(t, f.num("psnr_floyd_db"), f.num("psnr_nearest_db"))
+	assert.Greater(t, f.num("blur_psnr_floyd_db"), f.num("blur_psnr_nearest_db"))
+	// SSIM and the blurred PSNR of the scene are dither's own.
+	s, err := New("dither")
+	require.NoError(t, err)
+	require.NoError(t, s.Set("blur", "2"))
+	d := s.(*ditherScene)
+	want, err := dither.BlurredPSNR(d.img, d.floyd, 2)
+	require.NoError(t, err)
+	assert.Equal(t, fact(want), s.Facts()["blur_psnr_floyd_db"])
+	q, err := dither.SSIM(d.img, d.nearest)
+	require.NoError(t, err)
+	assert.Equal(t, fact(q), s.Facts()["ssim_nearest"])
 }
 
 func TestDitherTinyUpdates(t *testing.T) {

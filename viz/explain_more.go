@@ -141,37 +141,6 @@ func above(a, b float64) string {
 }
 
 // Explain implements Explainer.
-func (s *ditherScene) Explain() []string {
-	f := facts(s.Facts())
-	if e, ok := errorExplanation(f); ok {
-		return e
-	}
-	near, one, avg := f.num("psnr_nearest_db"), f.num("psnr_stochastic_1_db"), f.num("psnr_average_db")
-	out := []string{fmt.Sprintf("The picture is quantized to %s grey levels. Rounding to nearest gives a PSNR of %s; one stochastically rounded "+
-		"frame (%s random bits) gives %s, %s it, and the mean of %s such frames reaches %s, %s rounding to nearest. "+
-		"Each pixel's expected value is the original, so detail that rounding to nearest erases comes back on average.",
-		f["levels"], dbText(near), f["random_bits"], dbText(one), above(one, near), f["frames"], dbText(avg), above(avg, near))}
-	out = append(out, fmt.Sprintf("In one frame, ordered (Bayer) dithering gives %s (%s rounding to nearest) and Floyd–Steinberg error diffusion %s (%s it). "+
-		"Raw PSNR compares pixel by pixel; the eye averages neighbouring pixels, which is what dithering relies on.",
-		f.db("psnr_bayer_db"), above(f.num("psnr_bayer_db"), near), f.db("psnr_floyd_db"), above(f.num("psnr_floyd_db"), near)))
-	start, exact, nr, sr := f.num("tiny_start"), f.num("tiny_exact_final"), f.num("tiny_nearest_final"), f.num("tiny_stochastic_final")
-	p := fmt.Sprintf("The tiny-update chart adds a small update many times to a weight that starts at %s. The exact sum reaches %s; ", sig4(start), sig4(exact))
-	if nr == start {
-		p += fmt.Sprintf("rounding to nearest stays at %s, because every update is less than half a step and is lost; ", sig4(nr))
-	} else {
-		p += fmt.Sprintf("rounding to nearest ends at %s; ", sig4(nr))
-	}
-	closer := "closer to"
-	if math.Abs(sr-exact) > math.Abs(nr-exact) {
-		closer = "farther from"
-	} else if math.Abs(sr-exact) == math.Abs(nr-exact) {
-		closer = "as close to"
-	}
-	p += fmt.Sprintf("stochastic rounding ends at %s, %s the exact sum than rounding to nearest.", sig4(sr), closer)
-	return append(out, p)
-}
-
-// Explain implements Explainer.
 func (s *delayedScene) Explain() []string {
 	f := facts(s.Facts())
 	if e, ok := errorExplanation(f); ok {

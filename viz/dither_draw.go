@@ -1,0 +1,273 @@
+package viz
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/viz/plot"
+)
+
+// Render implements Scene.
+func (s *ditherScene) Render(dst *image.RGBA) error {
+	grid := fmt.Sprintf("%d grey levels", s.ps.int("levels"))
+	if g := s.ps.str("grid"); g != "levels" {
+		grid = g + " values as grey levels"
+	}
+	sub := "the mystery image quantized to " + grid + " · " + s.ps.str("bits") + " random bits"
+	if s.ps.str("view") == "blurred" {
+		sub += " · shown blurred, σ = " + s.ps.str("blur") + " px"
+	}
+	st, body, err := begin(dst, "Dithering and stochastic rounding", sub)
+	if err != nil {
+		return err
+	}
+	cols, err := plot.SplitColumns(body, st.px(24), 1.85, 1)
+	if err != nil {
+		return err
+	}
+	left, err := plot.SplitRows(cols[0], st.px(12), 2.3, 1)
+	if err != nil {
+		return err
+	}
+	cells, err := plot.GridCells(left[0], 2, 3, st.px(10))
+	if err != nil {
+		return err
+	}
+	// The image is drawn at zoom 2, so that single pixels of the dither
+	// patterns stay visible: its size follows the panels' size.
+	// DrawImagePanel keeps one pixel for the frame on each side, and the
+	// cells of a grid may differ by a pixel: the narrowest decides.
+	capH := st.px(24)
+	cw, chh := cells[0].Dx(), cells[0].Dy()
+	for _, c := range cells {
+		cw, chh = min(cw, c.Dx()), min(chh, c.Dy())
+	}
+	w := min((cw-2)/2, (chh-2-capH)/2*4/3)
+	w = min(max(w/4*4, 64), 320)
+	s.imgW, s.imgH = w, w*3/4
+	if err := s.compute(); err != nil {
+		errorPanel(dst, body, st, err.Error())
+		return nil
+	}
+	if err := s.drawImages(dst, st, cells); err != nil {
+		return err
+	}
+	s.drawScores(dst, st, left[1])
+	right, err := plot.SplitRows(cols[1], st.px(14), 1, 1)
+	if err != nil {
+		return err
+	}
+	if err := s.drawPSNR(dst, st, right[0]); err != nil {
+		return err
+	}
+	return s.drawTiny(dst, st, right[1])
+}
+
+// drawImages shows the original and the five quantizations, as quantized
+// or, with view=blurred, after the eye blur.
+func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectangle) error {
+	n := s.ps.int("frames")
+	panels := []struct {
+		g       *dither.Gray
+		caption string
+	}{
+		{s.img, "original"},
+		{s.nearest, "round to nearest · " + dB(s.pNearest)},
+		{s.frame0, "one stochastic frame · " + dB(s.psnr[0])},
+		{s.avg, fmt.Sprintf("mean of %d frames · %s", n, dB(s.psnr[n-1]))},
+		{s.bayer, fmt.Sprintf("Bayer %s×%s · %s", s.ps.str("bayer"), s.ps.str("bayer"), dB(s.pBayer))},
+		{s.floyd, "Floyd–Steinberg · " + dB(s.pFS)},
+	}
+	th := st.th
+	th.TickSize = 14 * st.s
+	th.MutedText = th.Foreground
+	for i, p := range panels {
+		g := p.g
+		if s.ps.str("view") == "blurred" {
+			var err error
+			if g, err = dither.Blur(g, s.ps.float("blur")); err != nil {
+				return err
+			}
+		}
+		if _, err := plot.DrawImagePanel(dst, cells[i], g.Pix(), g.Width(), g.Height(), plot.ImageStyle{Caption: p.caption, Theme: &th}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// drawScores draws the table of raw PSNR, PSNR after the eye blur and
+// SSIM of every image, each cell with a bar of its value against the
+// column's largest and the best one-frame method of each column in bold.
+func (s *ditherScene) drawScores(dst *image.RGBA, st style, r image.Rectangle) {
+	head := st.text(15, plot.FontBold, color.RGBA{})
+	cell := st.text(15, plot.FontRegular, color.RGBA{})
+	rows := len(s.scores) + 2
+	lh := min(r.Dy()/rows, st.px(30))
+	if lh < 1 {
+		return
+	}
+	head.VAlign, cell.VAlign = plot.AlignMiddle, plot.AlignMiddle
+	plot.DrawText(dst, "Pixel by pixel, and as the eye sees it from farther away (blur σ = "+s.ps.str("blur")+" px)", float64(r.Min.X), float64(r.Min.Y+lh/2), head)
+	labelW := 0
+	for _, sc := range s.scores {
+		labelW = max(labelW, plot.MeasureText(sc.label, cell).Width)
+	}
+	labelW += st.px(12)
+	colW := (r.Dx() - labelW) / 3
+	type column struct {
+		title string
+		val   func(ditherScore) float64
+		text  func(float64) string
+		c     color.RGBA
+	}
+	columns := []column{
+		{"raw PSNR", func(d ditherScore) float64 { return d.raw }, dB, plot.Vermillion},
+		{"blurred PSNR", func(d ditherScore) float64 { return d.blur }, dB, plot.Blue},
+		{"SSIM", func(d ditherScore) float64 { return d.ssim }, func(v float64) string { return fmt.Sprintf("%.3f", v) }, plot.BluishGreen},
+	}
+	y0 := r.Min.Y + lh
+	for k, c := range columns {
+		x := r.Min.X + labelW + k*colW
+		ts := cell
+		ts.Color = st.th.MutedText
+		plot.DrawText(dst, c.title, float64(x+st.px(4)), float64(y0+lh/2), ts)
+		top, best := 0.0, math.Inf(-1)
+		for _, sc := range s.scores {
+			if v := c.val(sc); !math.IsInf(v, 0) {
+				top = math.Max(top, v)
+			}
+			if sc.oneFrame {
+				best = math.Max(best, c.val(sc))
+			}
+		}
+		for i, sc := range s.scores {
+			y := y0 + (i+1)*lh
+			v := c.val(sc)
+			if top > 0 {
+				bw := int(float64(colW-st.px(10)) * math.Max(0, math.Min(v/top, 1)))
+				plot.FillRect(dst, image.Rect(x, y+lh/8, x+bw, y+lh-lh/8), plot.Mix(c.c, color.RGBA{255, 255, 255, 255}, 0.75))
+			}
+			ts := cell
+			if sc.oneFrame && c.text(v) == c.text(best) {
+				ts.Font = plot.FontBold
+			}
+			if !sc.oneFrame {
+				ts.Color = st.th.MutedText
+			}
+			plot.DrawText(dst, c.text(v), float64(x+st.px(4)), float64(y+lh/2), ts)
+		}
+	}
+	for i, sc := range s.scores {
+		ts := cell
+		if !sc.oneFrame {
+			ts.Color = st.th.MutedText
+		}
+		plot.DrawText(dst, sc.label, float64(r.Min.X), float64(y0+(i+1)*lh+lh/2), ts)
+	}
+}
+
+// drawPSNR plots the PSNR of the mean of n stochastic frames against n
+// beside the flat lines of the deterministic methods.
+func (s *ditherScene) drawPSNR(dst *image.RGBA, st style, r image.Rectangle) error {
+	n := s.ps.int("frames")
+	xs, err := plot.NewLog2(1, ditherMaxFrames)
+	if err != nil {
+		return err
+	}
+	hi := math.Max(math.Max(s.pBayer, s.pFS), s.pNearest)
+	for _, p := range s.psnr {
+		hi = math.Max(hi, p)
+	}
+	lo := math.Min(s.pNearest, s.psnr[0])
+	ys, err := plot.NewLinear(math.Floor(lo/5)*5, math.Ceil((hi+2)/5)*5)
+	if err != nil {
+		return err
+	}
+	ax, err := st.axes(r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)")
+	if err != nil {
+		return err
+	}
+	ax.Draw(dst)
+	flat := func(v float64, c color.RGBA, dash []float64) error {
+		return ax.Line(dst, []float64{1, ditherMaxFrames}, []float64{v, v}, plot.LineStyle{Color: c, Width: st.pxf(2), Dash: dash})
+	}
+	if err := flat(s.pNearest, plot.Vermillion, nil); err != nil {
+		return err
+	}
+	if err := flat(s.pBayer, plot.BluishGreen, []float64{st.pxf(6), st.pxf(4)}); err != nil {
+		return err
+	}
+	if err := flat(s.pFS, plot.ReddishPurple, []float64{st.pxf(2), st.pxf(3)}); err != nil {
+		return err
+	}
+	k := min(n, len(s.psnr))
+	xsd, ysd := make([]float64, k), make([]float64, k)
+	for i := 0; i < k; i++ {
+		xsd[i], ysd[i] = float64(i+1), s.psnr[i]
+	}
+	if err := ax.Line(dst, xsd, ysd, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2.5)}); err != nil {
+		return err
+	}
+	p := ax.Map(float64(n), s.psnr[n-1])
+	plot.FillCircle(ax.Clip(dst), p.X, p.Y, st.pxf(5), plot.Blue)
+	_, err = ax.Legend(dst, plot.TopLeft, []plot.LegendEntry{
+		{Label: "mean of N stochastic frames", Color: plot.Blue, Width: st.pxf(2.5)},
+		{Label: "nearest", Color: plot.Vermillion, Width: st.pxf(2)},
+		{Label: "Bayer", Color: plot.BluishGreen, Width: st.pxf(2), Dash: []float64{st.pxf(6), st.pxf(4)}},
+		{Label: "Floyd–Steinberg", Color: plot.ReddishPurple, Width: st.pxf(2), Dash: []float64{st.pxf(2), st.pxf(3)}},
+	})
+	return err
+}
+
+// drawTiny plots a weight receiving the same tiny update 1000 times, with
+// round to nearest (stalls) and stochastic rounding (tracks the sum).
+func (s *ditherScene) drawTiny(dst *image.RGBA, st style, r image.Rectangle) error {
+	t := s.tiny
+	steps := make([]float64, len(t.Exact)+1)
+	exact := append([]float64{t.Start}, t.Exact...)
+	near := append([]float64{t.Start}, t.Nearest...)
+	sto := append([]float64{t.Start}, t.Stochastic...)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range steps {
+		steps[i] = float64(i)
+		for _, v := range []float64{exact[i], near[i], sto[i]} {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	pad := (hi - lo) * 0.08
+	if pad == 0 {
+		pad = 0.01
+	}
+	xs, err := plot.NewLinear(0, float64(len(steps)-1))
+	if err != nil {
+		return err
+	}
+	ys, err := plot.NewLinear(lo-pad, hi+pad*2.5)
+	if err != nil {
+		return err
+	}
+	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Tiny updates: w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format")), "step", "w")
+	if err != nil {
+		return err
+	}
+	ax.Draw(dst)
+	if err := ax.Line(dst, steps, exact, plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}}); err != nil {
+		return err
+	}
+	if err := ax.Step(dst, steps, near, plot.StepPost, plot.LineStyle{Color: plot.Vermillion, Width: st.pxf(2.5)}); err != nil {
+		return err
+	}
+	if err := ax.Step(dst, steps, sto, plot.StepPost, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2)}); err != nil {
+		return err
+	}
+	_, err = ax.Legend(dst, plot.TopLeft, []plot.LegendEntry{
+		{Label: "exact sum", Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}},
+		{Label: "round to nearest", Color: plot.Vermillion, Width: st.pxf(2.5)},
+		{Label: "stochastic rounding", Color: plot.Blue, Width: st.pxf(2)},
+	})
+	return err
+}
