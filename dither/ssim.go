@@ -136,13 +136,16 @@ func sameSize(a, b *Gray) error {
 
 // gaussianKernel returns the 2r+1 weights exp(-d²/2σ²), normalized to sum
 // to 1. The 2-D window is the outer product of two of them, which is the
-// circular-symmetric Gaussian normalized over the square.
+// circular-symmetric Gaussian normalized over the square. Each exp is
+// rounded to float32 first: math.Exp is assembly on amd64 and Go elsewhere,
+// and may differ in the last bit, while the WebAssembly playground must
+// print the same SSIM as the CLI.
 func gaussianKernel(sigma float64, r int) []float64 {
 	k := make([]float64, 2*r+1)
 	var s float64
 	for i := range k {
 		d := float64(i - r)
-		k[i] = math.Exp(-d * d / (2 * sigma * sigma))
+		k[i] = float64(float32(math.Exp(-d * d / (2 * sigma * sigma))))
 		s += k[i]
 	}
 	for i := range k {
