@@ -78,57 +78,6 @@ func (s *granularityScene) Explain() []string {
 	return out
 }
 
-// Explain implements Explainer.
-func (s *hadamardScene) Explain() []string {
-	f := facts(s.Facts())
-	if e, ok := errorExplanation(f); ok {
-		return e
-	}
-	n := f.int("outliers")
-	var out []string
-	if n > 0 {
-		out = append(out, fmt.Sprintf("%s values, every row with %s of size %s, quantized to %s with one scale, directly and after a Hadamard rotation of blocks of %s.",
-			f["elements"], plural(n, "outlier", "outliers"), f.r("amax_before"), f["format"], f["block"]))
-	} else {
-		out = append(out, fmt.Sprintf("%s values without outliers (largest magnitude %s), quantized to %s with one scale, directly and after a Hadamard rotation of blocks of %s.",
-			f["elements"], f.r("amax_before"), f["format"], f["block"]))
-	}
-	pu, ru := f.int("plain_underflow"), f.int("rotated_underflow")
-	p := fmt.Sprintf("Quantized directly, %d of the %s values become zero and the values other than the outliers have an SQNR of %s.",
-		pu, f["elements"], f.db("plain_bulk_sqnr_db"))
-	if pu > 0 && n > 0 {
-		p += " The outliers choose the scale."
-	}
-	out = append(out, p)
-	zero := "as many values become zero"
-	switch {
-	case ru < pu:
-		zero = fmt.Sprintf("fewer values become zero (%d instead of %d)", ru, pu)
-	case ru > pu:
-		zero = fmt.Sprintf("more values become zero (%d instead of %d)", ru, pu)
-	default:
-		zero += fmt.Sprintf(" (%d)", ru)
-	}
-	amax := "spreading each outlier over its block"
-	if f.num("amax_after") >= f.num("amax_before") {
-		amax = "which does not shrink it"
-	}
-	out = append(out, fmt.Sprintf("After the rotation the largest magnitude is %s, %s; %s. The rotation %s the SQNR of all values, "+
-		"from %s to %s, and %s that of the values other than the outliers, from %s to %s.",
-		f.r("amax_after"), amax, zero,
-		change(f.num("plain_sqnr_db"), f.num("rotated_sqnr_db")), f.db("plain_sqnr_db"), f.db("rotated_sqnr_db"),
-		change(f.num("plain_bulk_sqnr_db"), f.num("rotated_bulk_sqnr_db")), f.db("plain_bulk_sqnr_db"), f.db("rotated_bulk_sqnr_db")))
-	verdict := "neither helps nor hurts"
-	switch change(f.num("plain_sqnr_db"), f.num("rotated_sqnr_db")) {
-	case "raises":
-		verdict = "helps"
-	case "lowers":
-		verdict = "hurts: it is net negative"
-	}
-	out = append(out, fmt.Sprintf("Here the rotation %s. It is orthogonal, so it is undone after the matrix product: (A·H)(Hᵀ·B) = A·B.", verdict))
-	return out
-}
-
 // above names how level a compares with level b at the shown precision.
 func above(a, b float64) string {
 	switch {

@@ -5,17 +5,22 @@ import (
 	"image"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
-// hadamardScene rotates rows with extreme outliers by a (block) Hadamard
-// transform and compares quantizing before and after.
+// hadamardScene rotates rows with extreme outliers (synthetic, or a
+// caller's tensor through LoadTensor) by a (block) Hadamard transform and
+// compares quantizing before and after, in the chosen format and in a few
+// others side by side, so that where rotation helps (FP4) and where it
+// hurts (FP8 E4M3 with one outlier) is visible at once.
 type hadamardScene struct {
-	ps  *paramSet
-	key string
+	ps     *paramSet
+	key    string
+	loaded *scaling.Tensor // the caller's tensor, as handed over
 	// results of the last computation
 	t, rotated     *scaling.Tensor
 	plainErr       []float64 // |x - x̂| per element, quantized directly
@@ -24,18 +29,46 @@ type hadamardScene struct {
 	bulkPlain      scaling.Metrics // the same, without the outlier elements
 	bulkRot        scaling.Metrics
 	outlierCols    []int
+	isOut          func(i, j int) bool // whether element (i, j) counts as an outlier
+	outlierValues  int
+	outlierMaxErr  float64 // largest |x - x̂| of an outlier, quantized directly
+	threshold      float64 // loaded tensors: |x| beyond this is an outlier
+	crop           string  // loaded tensors: which part is shown
 	block          int
 	before, after  hist1D
 	format         *fp8.Format
 	granularityStr string
+	gainKey        string
+	gains          []formatGain // the same experiment in compareFormats
+
+	gainAx *plot.Axes // the per-format chart of the last render
+	size   image.Point
 }
+
+// compareFormats are the formats whose SQNR with and without rotation the
+// scene compares side by side: FP4, both FP6 and both FP8 element types,
+// all of which MX scaling accepts too.
+var compareFormats = []string{"E2M1", "E2M3", "E3M2", "E4M3FN", "E5M2"}
+
+// formatGain is the SQNR of all elements, quantized directly and after
+// rotation, in one format.
+type formatGain struct {
+	name           string
+	plain, rotated float64
+}
+
+// outlierRMS is how many times the tensor's RMS a loaded tensor's value
+// must exceed to count as an outlier (the synthetic tensors know theirs).
+const outlierRMS = 6
 
 func newHadamard() Scene {
 	return &hadamardScene{ps: newParamSet(
+		Param{Name: "tensor", Label: "Tensor", Kind: ParamChoice, Options: []string{"synthetic", "loaded"}, Default: "synthetic",
+			Help: "synthetic: N(0, 1) rows with planted outliers; loaded: a tensor from a .npy or CSV file, cropped to Rows × Row length"},
 		Param{Name: "n", Label: "Row length", Kind: ParamChoice, Options: []string{"256", "1024", "4096"}, Default: "1024",
-			Help: "elements per row (the K dimension the rotation mixes)"},
+			Help: "elements per row (the K dimension the rotation mixes); a loaded tensor's rows are cut to the largest power of two that fits"},
 		Param{Name: "rows", Label: "Rows", Kind: ParamInt, Min: 1, Max: 64, Step: 1, Default: "8",
-			Help: "rows of the matrix; every row has its outliers in the same columns, like outlier channels"},
+			Help: "rows of the matrix; every synthetic row has its outliers in the same columns, like outlier channels"},
 		Param{Name: "outliers", Label: "Outliers per row", Kind: ParamInt, Min: 0, Max: 8, Step: 1, Default: "1",
 			Help: "how many extreme values each row holds"},
 		Param{Name: "outlier", Label: "Outlier size (log₂)", Kind: ParamInt, Min: 0, Max: 20, Step: 1, Default: "6",
@@ -65,37 +98,94 @@ func (s *hadamardScene) Params() []Param { return s.ps.Params() }
 // Get implements Scene.
 func (s *hadamardScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
-// Click implements Scene.
-func (s *hadamardScene) Click(x, y, w, h int) bool { return false }
+// Click implements Scene: a click on a format in the side-by-side chart
+// selects that format.
+func (s *hadamardScene) Click(x, y, w, h int) bool {
+	if s.size != image.Pt(w, h) || s.gainAx == nil {
+		if s.Render(canvas(w, h)) != nil || s.gainAx == nil {
+			return false
+		}
+	}
+	if !image.Pt(x, y).In(s.gainAx.Plot) {
+		return false
+	}
+	i := int(math.Round(s.gainAx.X.Invert(float64(x))))
+	if i < 0 || i >= len(s.gains) || s.gains[i].name == s.ps.str("format") {
+		return false
+	}
+	return s.Set("format", s.gains[i].name) == nil
+}
 
 // Set changes a parameter; a combination scaling refuses (such as mx with
-// an FNUZ format) is an error and leaves the scene unchanged.
+// an FNUZ format, or a loaded tensor before one is loaded) is an error and
+// leaves the scene unchanged.
 func (s *hadamardScene) Set(name, value string) error {
 	return s.ps.setAndApply(name, value, s.compute)
 }
 
-func (s *hadamardScene) compute() error {
-	key := s.ps.key("n", "rows", "outliers", "outlier", "block", "random_signs", "format", "granularity", "seed")
-	if key == s.key {
-		return nil
-	}
-	n, _ := strconv.Atoi(s.ps.str("n"))
-	rows := s.ps.int("rows")
-	seed := uint64(s.ps.int("seed"))
-	f, err := fp8.Lookup(s.ps.str("format"))
-	if err != nil {
+// LoadTensor implements TensorLoader: the tensor's rows are rotated. A 2-D
+// tensor is cropped to its first Rows rows and first Row-length columns
+// (cut to a power of two, as the transform needs); a 1-D tensor (1×m) is
+// cut into rows of that length. The crop is stated in the subtitle and the
+// explanation.
+func (s *hadamardScene) LoadTensor(t *scaling.Tensor) error {
+	if err := t.Check(); err != nil {
 		return err
 	}
-	g, err := scaling.ParseGranularity(s.ps.str("granularity"))
-	if err != nil {
+	if !t.AllFinite() {
+		return fmt.Errorf("the tensor holds NaN or ±Inf")
+	}
+	if t.Cols < 2 {
+		return fmt.Errorf("a %d×%d tensor has rows of one value: the rotation needs at least 2 values per row", t.Rows, t.Cols)
+	}
+	old, oldTensor := s.loaded, s.ps.str("tensor")
+	s.loaded = t.Clone()
+	s.ps.values["tensor"] = "loaded"
+	s.key, s.gainKey = "", "" // a new tensor with the same parameters
+	if err := s.compute(); err != nil {
+		s.loaded, s.ps.values["tensor"], s.key, s.gainKey = old, oldTensor, "", ""
 		return err
 	}
-	block := n
-	if b := s.ps.str("block"); b != "full" {
-		block, _ = strconv.Atoi(b)
+	return nil
+}
+
+// pow2Floor returns the largest power of two not above n (n ≥ 1).
+func pow2Floor(n int) int {
+	p := 1
+	for p*2 <= n {
+		p *= 2
 	}
-	if block > n {
-		block = n
+	return p
+}
+
+// source returns the tensor to rotate: synthetic, with its outlier
+// columns, or the crop of the loaded tensor with its description.
+func (s *hadamardScene) source(n, rows int, seed uint64) (*scaling.Tensor, []int, string, error) {
+	if s.ps.str("tensor") == "loaded" {
+		l := s.loaded
+		if l == nil {
+			return nil, nil, "", fmt.Errorf("no tensor loaded: load a .npy or CSV file first")
+		}
+		if l.Rows == 1 {
+			m := min(n, pow2Floor(l.Cols))
+			r := min(rows, l.Cols/m)
+			t, err := scaling.NewTensor(r, m)
+			if err != nil {
+				return nil, nil, "", err
+			}
+			copy(t.Data, l.Data[:r*m])
+			return t, nil, fmt.Sprintf("the first %d values of the loaded 1-D tensor (%s values), cut into %s of %d", r*m, countText(l.Cols), plural(r, "row", "rows"), m), nil
+		}
+		m := min(n, pow2Floor(l.Cols))
+		r := min(rows, l.Rows)
+		t, err := scaling.NewTensor(r, m)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		for i := 0; i < r; i++ {
+			copy(t.Row(i), l.Row(i)[:m])
+		}
+		return t, nil, fmt.Sprintf("the first %d×%d of the loaded %d×%d tensor", r, m, l.Rows, l.Cols), nil
 	}
 	// Outliers at spread-out columns, alternating in sign.
 	spec := scaling.OutlierSpec{Rows: rows, Cols: n, Seed: seed}
@@ -113,9 +203,38 @@ func (s *hadamardScene) compute() error {
 		}
 	}
 	t, err := scaling.MakeOutlierTensor(spec)
+	return t, cols, "", err
+}
+
+// countText writes a count as an integer.
+func countText(n int) string { return strconv.Itoa(n) }
+
+func (s *hadamardScene) compute() error {
+	key := s.ps.key("tensor", "n", "rows", "outliers", "outlier", "block", "random_signs", "format", "granularity", "seed")
+	if key == s.key {
+		return nil
+	}
+	n, _ := strconv.Atoi(s.ps.str("n"))
+	rows := s.ps.int("rows")
+	seed := uint64(s.ps.int("seed"))
+	f, err := fp8.Lookup(s.ps.str("format"))
 	if err != nil {
 		return err
 	}
+	g, err := scaling.ParseGranularity(s.ps.str("granularity"))
+	if err != nil {
+		return err
+	}
+	t, cols, crop, err := s.source(n, rows, seed)
+	if err != nil {
+		return err
+	}
+	n = t.Cols
+	block := n
+	if b := s.ps.str("block"); b != "full" {
+		block, _ = strconv.Atoi(b)
+	}
+	block = min(block, n)
 	var rot *scaling.Rotation
 	if s.ps.bool("random_signs") {
 		rot, err = scaling.NewRandomRotation(n, block, seed+101)
@@ -145,10 +264,7 @@ func (s *hadamardScene) compute() error {
 	if err := rot.UnrotateRows(back); err != nil {
 		return err
 	}
-	isOut := map[int]bool{}
-	for _, j := range cols {
-		isOut[j] = true
-	}
+	isOut, threshold := outlierMask(t, cols, crop != "")
 	s.plainErr, s.rotErr = absErr(t, plain), absErr(t, back)
 	if s.bulkPlain, err = bulkMetrics(t, plain, isOut); err != nil {
 		return err
@@ -156,10 +272,67 @@ func (s *hadamardScene) compute() error {
 	if s.bulkRot, err = bulkMetrics(t, back, isOut); err != nil {
 		return err
 	}
+	s.outlierValues, s.outlierMaxErr = 0, 0
+	for i := 0; i < t.Rows; i++ {
+		for j := 0; j < t.Cols; j++ {
+			if isOut(i, j) {
+				s.outlierValues++
+				s.outlierMaxErr = math.Max(s.outlierMaxErr, s.plainErr[i*t.Cols+j])
+			}
+		}
+	}
+	gains, err := s.computeGains(t, rot, g)
+	if err != nil {
+		return err
+	}
 	s.t, s.rotated, s.rep, s.outlierCols, s.block, s.format = t, rotated, rep, cols, block, f
+	s.isOut, s.threshold, s.crop, s.gains = isOut, threshold, crop, gains
 	s.before, s.after = newHist1D(t.Data, 81), newHist1D(rotated.Data, 81)
 	s.key = key
 	return nil
+}
+
+// computeGains runs the experiment in every format of compareFormats, on
+// the same tensor, rotation and granularity; it does not depend on the
+// chosen format, so changing that costs nothing here.
+func (s *hadamardScene) computeGains(t *scaling.Tensor, rot *scaling.Rotation, g scaling.Granularity) ([]formatGain, error) {
+	gk := s.ps.key("tensor", "n", "rows", "outliers", "outlier", "block", "random_signs", "granularity", "seed")
+	if gk == s.gainKey && s.gains != nil {
+		return s.gains, nil
+	}
+	out := make([]formatGain, len(compareFormats))
+	for i, name := range compareFormats {
+		f, err := fp8.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		rep, err := scaling.OutlierExperiment(t, f, g, rot, scaling.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out[i] = formatGain{name: name, plain: rep.Plain.SQNR, rotated: rep.Rotated.SQNR}
+	}
+	s.gainKey = gk
+	return out, nil
+}
+
+// outlierMask says which elements count as outliers: the planted columns
+// of a synthetic tensor, or, for a loaded one, the values beyond outlierRMS
+// times the tensor's RMS (returned as the threshold).
+func outlierMask(t *scaling.Tensor, cols []int, loaded bool) (func(i, j int) bool, float64) {
+	if !loaded {
+		set := map[int]bool{}
+		for _, j := range cols {
+			set[j] = true
+		}
+		return func(_, j int) bool { return set[j] }, 0
+	}
+	var ss float64
+	for _, v := range t.Data {
+		ss += float64(v) * float64(v)
+	}
+	th := outlierRMS * math.Sqrt(ss/float64(len(t.Data)))
+	return func(i, j int) bool { return math.Abs(float64(t.At(i, j))) > th }, th
 }
 
 // roundTrip quantizes and dequantizes t.
@@ -179,14 +352,16 @@ func absErr(a, b *scaling.Tensor) []float64 {
 	return out
 }
 
-// bulkMetrics compares approx with orig on the elements that are not in an
-// outlier column (both set to zero there), with scaling's Compare.
-func bulkMetrics(orig, approx *scaling.Tensor, outCols map[int]bool) (scaling.Metrics, error) {
+// bulkMetrics compares approx with orig on the elements that are not
+// outliers (both set to zero there), with scaling's Compare.
+func bulkMetrics(orig, approx *scaling.Tensor, isOut func(i, j int) bool) (scaling.Metrics, error) {
 	o, a := orig.Clone(), approx.Clone()
 	for i := 0; i < o.Rows; i++ {
-		for j := range outCols {
-			o.Set(i, j, 0)
-			a.Set(i, j, 0)
+		for j := 0; j < o.Cols; j++ {
+			if isOut(i, j) {
+				o.Set(i, j, 0)
+				a.Set(i, j, 0)
+			}
 		}
 	}
 	return scaling.Compare(o, a, scaling.DefaultMetricsBlock)
@@ -224,196 +399,36 @@ func (s *hadamardScene) Facts() map[string]string {
 		return map[string]string{"error": err.Error()}
 	}
 	r := s.rep
-	return map[string]string{
-		"format":               s.format.Name(),
-		"block":                strconv.Itoa(s.block),
-		"amax_before":          fact(float64(r.AmaxBefore)),
-		"amax_after":           fact(float64(r.AmaxAfter)),
-		"plain_sqnr_db":        fact(r.Plain.SQNR),
-		"rotated_sqnr_db":      fact(r.Rotated.SQNR),
-		"plain_bulk_sqnr_db":   fact(s.bulkPlain.SQNR),
-		"rotated_bulk_sqnr_db": fact(s.bulkRot.SQNR),
-		"plain_underflow":      strconv.Itoa(r.Plain.Underflow),
-		"rotated_underflow":    strconv.Itoa(r.Rotated.Underflow),
-		"elements":             strconv.Itoa(r.Plain.Elements),
-		"outliers":             s.ps.str("outliers"),
+	m := map[string]string{
+		"tensor":                  s.ps.str("tensor"),
+		"format":                  s.format.Name(),
+		"granularity":             s.ps.str("granularity"),
+		"rows":                    strconv.Itoa(s.t.Rows),
+		"cols":                    strconv.Itoa(s.t.Cols),
+		"block":                   strconv.Itoa(s.block),
+		"amax_before":             fact(float64(r.AmaxBefore)),
+		"amax_after":              fact(float64(r.AmaxAfter)),
+		"plain_sqnr_db":           fact(r.Plain.SQNR),
+		"rotated_sqnr_db":         fact(r.Rotated.SQNR),
+		"plain_bulk_sqnr_db":      fact(s.bulkPlain.SQNR),
+		"rotated_bulk_sqnr_db":    fact(s.bulkRot.SQNR),
+		"plain_underflow":         strconv.Itoa(r.Plain.Underflow),
+		"rotated_underflow":       strconv.Itoa(r.Rotated.Underflow),
+		"elements":                strconv.Itoa(r.Plain.Elements),
+		"outliers":                s.ps.str("outliers"),
+		"outlier_values":          strconv.Itoa(s.outlierValues),
+		"outlier_plain_max_error": fact(s.outlierMaxErr),
+		"compare_formats":         strings.Join(compareFormats, ","),
 	}
-}
-
-// Render implements Scene.
-func (s *hadamardScene) Render(dst *image.RGBA) error {
-	st, body, err := begin(dst, "Hadamard rotation and outliers",
-		"rotating a row spreads an outlier over the block, shrinking amax so the scale fits the bulk")
-	if err != nil {
-		return err
+	if s.crop != "" {
+		m["crop"] = s.crop
+		m["outlier_threshold"] = fact(s.threshold)
+		m["source_rows"] = strconv.Itoa(s.loaded.Rows)
+		m["source_cols"] = strconv.Itoa(s.loaded.Cols)
 	}
-	if err := s.compute(); err != nil {
-		errorPanel(dst, body, st, err.Error())
-		return nil
+	for _, g := range s.gains {
+		m[g.name+".plain_sqnr_db"] = fact(g.plain)
+		m[g.name+".rotated_sqnr_db"] = fact(g.rotated)
 	}
-	cols, err := plot.SplitColumns(body, st.px(28), 1.15, 1)
-	if err != nil {
-		return err
-	}
-	left, err := plot.SplitRows(cols[0], st.px(16), 1, 1)
-	if err != nil {
-		return err
-	}
-	big := math.Exp2(float64(s.ps.int("outlier")))
-	if err := s.drawHist(dst, st, left[0], s.before, "Before rotation: the values of every row", ""); err != nil {
-		return err
-	}
-	note := ""
-	if len(s.outlierCols) > 0 {
-		note = fmt.Sprintf("outlier ÷ √%d = %s", s.block, short(big/math.Sqrt(float64(s.block))))
-	}
-	if err := s.drawHist(dst, st, left[1], s.after, fmt.Sprintf("After a %d-point Hadamard rotation", s.block), note); err != nil {
-		return err
-	}
-	right, err := plot.SplitRows(cols[1], st.px(16), 1, 1.1)
-	if err != nil {
-		return err
-	}
-	if err := s.drawSQNR(dst, st, right[0]); err != nil {
-		return err
-	}
-	return s.drawErrors(dst, st, right[1])
-}
-
-// drawHist draws a signed histogram with a log count axis, so that single
-// outliers stay visible beside thousands of ordinary values.
-func (s *hadamardScene) drawHist(dst *image.RGBA, st style, r image.Rectangle, h hist1D, title, note string) error {
-	lim := h.edges[len(h.edges)-1]
-	xs, err := plot.NewLinear(-lim, lim)
-	if err != nil {
-		return err
-	}
-	top := 1.0
-	for _, c := range h.counts {
-		top = math.Max(top, c)
-	}
-	ys, err := plot.NewLog10(0.7, math.Pow(10, math.Ceil(math.Log10(top*3))))
-	if err != nil {
-		return err
-	}
-	ax, err := st.axes(r, xs, ys, title, "value", "count")
-	if err != nil {
-		return err
-	}
-	ax.Draw(dst)
-	if err := ax.Histogram(dst, h.edges, h.counts, plot.BarStyle{Fill: plot.Blue}); err != nil {
-		return err
-	}
-	mk := plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}}
-	ax.VMarker(dst, h.amax, "amax "+short(h.amax), mk)
-	ax.VMarker(dst, -h.amax, "", mk)
-	if note != "" {
-		ts := st.body()
-		ts.VAlign = plot.AlignTop
-		plot.DrawText(dst, note, float64(ax.Plot.Min.X+st.px(10)), float64(ax.Plot.Min.Y+st.px(8)), ts)
-	}
-	return nil
-}
-
-// drawSQNR compares the SQNR with and without rotation, over all elements
-// and over the bulk (the elements outside the outlier columns).
-func (s *hadamardScene) drawSQNR(dst *image.RGBA, st style, r image.Rectangle) error {
-	groups := []string{"all elements", "without the outliers"}
-	plain := []float64{s.rep.Plain.SQNR, s.bulkPlain.SQNR}
-	rot := []float64{s.rep.Rotated.SQNR, s.bulkRot.SQNR}
-	top := 10.0
-	for _, v := range append(append([]float64{}, plain...), rot...) {
-		if !math.IsInf(v, 0) && !math.IsNaN(v) {
-			top = math.Max(top, v)
-		}
-	}
-	xs, err := plot.NewBand(groups)
-	if err != nil {
-		return err
-	}
-	ys, err := plot.NewLinear(0, math.Ceil(top*1.25/10)*10)
-	if err != nil {
-		return err
-	}
-	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Quantization SQNR (%s, per %s)", s.format.Name(), s.ps.str("granularity")), "", "SQNR (dB)")
-	if err != nil {
-		return err
-	}
-	ax.Draw(dst)
-	clampTop := func(v []float64) []float64 {
-		out := make([]float64, len(v))
-		for i, x := range v {
-			out[i] = math.Max(0, math.Min(x, top*1.2))
-		}
-		return out
-	}
-	if err := ax.Bars(dst, []float64{-0.19, 0.81}, clampTop(plain), 0.36, plot.BarStyle{Fill: plot.Vermillion}); err != nil {
-		return err
-	}
-	if err := ax.Bars(dst, []float64{0.19, 1.19}, clampTop(rot), 0.36, plot.BarStyle{Fill: plot.Blue}); err != nil {
-		return err
-	}
-	ts := st.text(15, plot.FontBold, st.th.Foreground)
-	ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignBottom
-	for i := range groups {
-		for k, v := range []float64{plain[i], rot[i]} {
-			x := float64(i) - 0.19 + 0.38*float64(k)
-			y := math.Max(0, math.Min(v, top*1.2))
-			p := ax.Map(x, y)
-			plot.DrawText(dst, dB(v), p.X, p.Y-st.pxf(4), ts)
-		}
-	}
-	_, err = ax.Legend(dst, plot.TopRight, []plot.LegendEntry{
-		{Label: "quantized directly", Color: plot.Vermillion, Kind: plot.LegendSwatch},
-		{Label: "rotate, quantize, rotate back", Color: plot.Blue, Kind: plot.LegendSwatch},
-	})
-	return err
-}
-
-// drawErrors plots |x - x̂| along the first row, with and without rotation.
-func (s *hadamardScene) drawErrors(dst *image.RGBA, st style, r image.Rectangle) error {
-	n := min(s.t.Cols, 256)
-	xsd := make([]float64, n)
-	pe, re := make([]float64, n), make([]float64, n)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for j := 0; j < n; j++ {
-		xsd[j] = float64(j)
-		pe[j], re[j] = s.plainErr[j], s.rotErr[j]
-		for _, v := range []float64{pe[j], re[j]} {
-			if v > 0 {
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
-			}
-		}
-	}
-	if math.IsInf(lo, 0) {
-		lo, hi = 1e-3, 1
-	}
-	lo = math.Max(lo, hi*1e-6)
-	xs, err := plot.NewLinear(0, float64(n-1))
-	if err != nil {
-		return err
-	}
-	ys, err := plot.NewLog10(math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)+1.2)))
-	if err != nil {
-		return err
-	}
-	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Error of each element (row 0, first %d)", n), "element", "|error|")
-	if err != nil {
-		return err
-	}
-	ax.Draw(dst)
-	if err := ax.Line(dst, xsd, pe, plot.LineStyle{Color: plot.Vermillion, Width: st.pxf(1.2)}); err != nil {
-		return err
-	}
-	if err := ax.Line(dst, xsd, re, plot.LineStyle{Color: plot.Blue, Width: st.pxf(1.2)}); err != nil {
-		return err
-	}
-	ts := st.muted()
-	ts.VAlign = plot.AlignBottom
-	plot.DrawText(dst, "zero error is not drawn on the log axis", float64(ax.Plot.Min.X+st.px(6)), float64(ax.Plot.Max.Y-st.px(4)), ts)
-	_, err = ax.Legend(dst, plot.TopRight, []plot.LegendEntry{
-		{Label: "quantized directly", Color: plot.Vermillion, Width: st.pxf(2)},
-		{Label: "with rotation", Color: plot.Blue, Width: st.pxf(2)},
-	})
-	return err
+	return m
 }

@@ -2,10 +2,14 @@ package viz
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fp8lab/fp8lab/scaling"
 )
 
 func TestHadamardSpreadsTheOutlier(t *testing.T) {
@@ -51,4 +55,113 @@ func TestHadamardRefusesBadCombination(t *testing.T) {
 	g, _ := s.Get("granularity")
 	assert.Equal(t, "tensor", g)
 	render(t, s, 640, 360)
+}
+
+// TestHadamardFormatsSideBySide checks, at settings whose conclusions
+// differ, that the explanation sorts every format of the side-by-side chart
+// by what the facts say the rotation does to it, and that the chart's
+// numbers are the scene's own experiment in that format.
+func TestHadamardFormatsSideBySide(t *testing.T) {
+	verdicts := map[string]bool{}
+	for _, p := range []map[string]string{nil, {"format": "E4M3FN"}, {"outliers": "0", "format": "E4M3FN"}, {"granularity": "mx", "outlier": "10"}, {"block": "16", "random_signs": "true"}} {
+		f, text := explained(t, "hadamard", p)
+		var hurt []string
+		for _, name := range compareFormats {
+			a, b := f.num(name+".plain_sqnr_db"), f.num(name+".rotated_sqnr_db")
+			switch verb(a, b) {
+			case "raises":
+				assert.Regexp(t, `helps [^;]*`+name+` \(\+`, text, "%v %s", p, name)
+			case "lowers":
+				assert.Regexp(t, `hurts [^;]*`+name+` \(-`, text, "%v %s", p, name)
+				hurt = append(hurt, name)
+			default:
+				assert.Regexp(t, `leaves unchanged [^;]*`+name, text, "%v %s", p, name)
+			}
+		}
+		assert.Equal(t, len(hurt) > 0 && len(hurt) < len(compareFormats) && strings.Contains(text, "helps E"),
+			strings.Contains(text, "net negative in "+joinAnd(hurt)), p)
+		// The chosen format's bar is the chosen format's experiment.
+		name := f["format"]
+		assert.Equal(t, f["plain_sqnr_db"], f[name+".plain_sqnr_db"], p)
+		assert.Equal(t, f["rotated_sqnr_db"], f[name+".rotated_sqnr_db"], p)
+		v := verb(f.num("plain_sqnr_db"), f.num("rotated_sqnr_db"))
+		verdicts[v] = true
+		// "Stored exactly" only when the outliers' error was zero.
+		assert.Equal(t, v == "lowers" && f.int("outlier_values") > 0 && f.num("outlier_plain_max_error") == 0,
+			strings.Contains(text, "stored exactly"), p)
+	}
+	assert.True(t, verdicts["raises"] && verdicts["lowers"], "rotation both helps and hurts across the settings: %v", verdicts)
+	// By default, FP4 is helped and E4M3FN hurt: the talk's "might be net
+	// negative" is on screen without a click.
+	f, _ := explained(t, "hadamard", nil)
+	assert.Greater(t, f.num("E2M1.rotated_sqnr_db"), f.num("E2M1.plain_sqnr_db"))
+	assert.Less(t, f.num("E4M3FN.rotated_sqnr_db"), f.num("E4M3FN.plain_sqnr_db"))
+}
+
+func TestHadamardClickSelectsFormat(t *testing.T) {
+	s, err := New("hadamard")
+	require.NoError(t, err)
+	render(t, s, 1280, 720)
+	h := s.(*hadamardScene)
+	require.NotNil(t, h.gainAx)
+	i := slices.Index(compareFormats, "E4M3FN")
+	p := h.gainAx.Map(float64(i), 0)
+	y := (h.gainAx.Plot.Min.Y + h.gainAx.Plot.Max.Y) / 2
+	require.True(t, s.Click(int(p.X), y, 1280, 720))
+	got, _ := s.Get("format")
+	assert.Equal(t, "E4M3FN", got)
+	assert.False(t, s.Click(int(p.X), y, 1280, 720), "already shown")
+	assert.False(t, s.Click(2, 2, 1280, 720), "outside the chart")
+}
+
+func TestHadamardLoadsTensor(t *testing.T) {
+	s, err := New("hadamard")
+	require.NoError(t, err)
+	assert.ErrorIs(t, s.Set("tensor", "loaded"), ErrParam, "nothing loaded yet")
+	tl, ok := s.(TensorLoader)
+	require.True(t, ok)
+	// A 2-D tensor: its first rows × (a power of two) columns are rotated.
+	src, err := scaling.RandomNormal(100, 3000, 1, 7)
+	require.NoError(t, err)
+	src.Set(2, 5, 200) // one outlier
+	require.NoError(t, tl.LoadTensor(src))
+	f := s.Facts()
+	assert.Equal(t, "loaded", f["tensor"])
+	assert.Equal(t, "8", f["rows"])
+	assert.Equal(t, "1024", f["cols"])
+	assert.Equal(t, "the first 8×1024 of the loaded 100×3000 tensor", f["crop"])
+	assert.Equal(t, "1", f["outlier_values"], "200 is beyond 6× the RMS, no N(0, 1) value is")
+	h := s.(*hadamardScene)
+	for i := 0; i < 8; i++ {
+		assert.Equal(t, src.Row(i)[:1024], h.t.Row(i))
+	}
+	text := strings.Join(s.Explain(), " ")
+	assert.Contains(t, text, "the first 8×1024 of the loaded 100×3000 tensor")
+	assert.Contains(t, text, "1 value lies beyond 6 times the RMS")
+	img := render(t, s, 1280, 720)
+	assert.NotNil(t, img)
+	require.NoError(t, s.Set("n", "4096"))
+	assert.Equal(t, "2048", s.Facts()["cols"], "3000 columns hold 2048, the largest power of two")
+	// A 1-D tensor (1×m) is cut into rows.
+	one, err := scaling.RandomNormal(1, 5000, 1, 8)
+	require.NoError(t, err)
+	require.NoError(t, s.Set("n", "1024"))
+	require.NoError(t, tl.LoadTensor(one))
+	f = s.Facts()
+	assert.Equal(t, "4", f["rows"])
+	assert.Equal(t, "the first 4096 values of the loaded 1-D tensor (5000 values), cut into 4 rows of 1024", f["crop"])
+	assert.Equal(t, one.Data[1024:2048], s.(*hadamardScene).t.Row(1))
+	// Bad tensors are refused and leave the scene as it was.
+	bad, err := scaling.NewTensor(3, 1)
+	require.NoError(t, err)
+	assert.Error(t, tl.LoadTensor(bad))
+	nan := one.Clone()
+	nan.Data[3] = float32(math.NaN())
+	assert.Error(t, tl.LoadTensor(nan))
+	assert.Equal(t, f["crop"], s.Facts()["crop"])
+	// Back to the synthetic tensor and again to the loaded one.
+	require.NoError(t, s.Set("tensor", "synthetic"))
+	assert.Empty(t, s.Facts()["crop"])
+	require.NoError(t, s.Set("tensor", "loaded"))
+	assert.Equal(t, f["crop"], s.Facts()["crop"])
 }

@@ -1,0 +1,264 @@
+package viz
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/fp8lab/fp8lab/viz/plot"
+)
+
+// Render implements Scene.
+func (s *hadamardScene) Render(dst *image.RGBA) error {
+	s.gainAx = nil
+	cerr := s.compute()
+	sub := "rows of N(0, 1) with outliers ±2" + plot.Superscript(s.ps.int("outlier")) + " · rotating spreads each outlier over its block"
+	if s.ps.str("tensor") == "loaded" && cerr == nil {
+		sub = s.crop
+	}
+	st, body, err := begin(dst, "Hadamard rotation and outliers", sub)
+	if err != nil {
+		return err
+	}
+	s.size = dst.Bounds().Size()
+	if cerr != nil {
+		errorPanel(dst, body, st, cerr.Error())
+		return nil
+	}
+	cols, err := plot.SplitColumns(body, st.px(28), 1, 1.1)
+	if err != nil {
+		return err
+	}
+	left, err := plot.SplitRows(cols[0], st.px(16), 1, 1)
+	if err != nil {
+		return err
+	}
+	if err := s.drawHist(dst, st, left[0], s.before, "Before rotation: the values of every row", ""); err != nil {
+		return err
+	}
+	note := ""
+	if len(s.outlierCols) > 0 {
+		big := math.Exp2(float64(s.ps.int("outlier")))
+		note = fmt.Sprintf("outlier ÷ √%d = %s", s.block, short(big/math.Sqrt(float64(s.block))))
+	}
+	if err := s.drawHist(dst, st, left[1], s.after, fmt.Sprintf("After a %d-point Hadamard rotation", s.block), note); err != nil {
+		return err
+	}
+	// Three charts need height; on a short picture the per-element errors
+	// give way to the side-by-side formats, which carry the lesson.
+	weights := []float64{1, 1, 1}
+	if cols[1].Dy() < st.px(560) {
+		weights = weights[:2]
+	}
+	right, err := plot.SplitRows(cols[1], st.px(16), weights...)
+	if err != nil {
+		return err
+	}
+	if err := s.drawSQNR(dst, st, right[0]); err != nil {
+		return err
+	}
+	if err := s.drawGains(dst, st, right[1]); err != nil {
+		return err
+	}
+	if len(right) < 3 {
+		return nil
+	}
+	return s.drawErrors(dst, st, right[2])
+}
+
+// drawGains draws, for every format of compareFormats, how many decibels
+// the rotation adds to (blue, above zero) or takes from (vermillion, below)
+// the SQNR of all elements: where rotation helps and where it hurts, side
+// by side. The chosen format's label is marked; clicking a bar selects it.
+func (s *hadamardScene) drawGains(dst *image.RGBA, st style, r image.Rectangle) error {
+	labels := make([]string, len(s.gains))
+	d := make([]float64, len(s.gains))
+	lo, hi := 0.0, 0.0
+	for i, g := range s.gains {
+		labels[i] = g.name
+		d[i] = g.rotated - g.plain
+		if math.IsInf(d[i], 0) || math.IsNaN(d[i]) {
+			d[i] = 0
+		}
+		lo, hi = math.Min(lo, d[i]), math.Max(hi, d[i])
+	}
+	xs, err := plot.NewBand(labels)
+	if err != nil {
+		return err
+	}
+	// Room above and below the bars for their labels.
+	pad := math.Max(hi-lo, 1) * 0.3
+	ys, err := plot.NewLinear(math.Floor(lo-pad), math.Ceil(hi+pad))
+	if err != nil {
+		return err
+	}
+	ax, err := st.axes(r, xs, ys, "SQNR change by rotating, per format", "", "Δ SQNR (dB)")
+	if err != nil {
+		return err
+	}
+	ax.Draw(dst)
+	s.gainAx = ax
+	for i, g := range s.gains {
+		if g.name == s.format.Name() {
+			ax.VBand(dst, float64(i)-0.5, float64(i)+0.5, plot.WithAlpha(plot.SkyBlue, 0x40), "")
+		}
+	}
+	ax.HMarker(dst, 0, "", plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1)})
+	ts := st.text(14, plot.FontBold, st.th.Foreground)
+	ts.Align = plot.AlignCenter
+	for i, v := range d {
+		c := plot.Blue
+		if v < 0 {
+			c = plot.Vermillion
+		}
+		if err := ax.Bars(dst, []float64{float64(i)}, []float64{v}, 0.6, plot.BarStyle{Fill: c}); err != nil {
+			return err
+		}
+		p := ax.Map(float64(i), v)
+		t, y := fmt.Sprintf("%+.1f dB", v), p.Y-st.pxf(4)
+		ts.VAlign = plot.AlignBottom
+		if v < 0 {
+			ts.VAlign, y = plot.AlignTop, p.Y+st.pxf(4)
+		}
+		plot.DrawText(dst, t, p.X, y, ts)
+	}
+	return nil
+}
+
+// drawHist draws a signed histogram with a log count axis, so that single
+// outliers stay visible beside thousands of ordinary values.
+func (s *hadamardScene) drawHist(dst *image.RGBA, st style, r image.Rectangle, h hist1D, title, note string) error {
+	lim := h.edges[len(h.edges)-1]
+	xs, err := plot.NewLinear(-lim, lim)
+	if err != nil {
+		return err
+	}
+	top := 1.0
+	for _, c := range h.counts {
+		top = math.Max(top, c)
+	}
+	ys, err := plot.NewLog10(0.7, math.Pow(10, math.Ceil(math.Log10(top*3))))
+	if err != nil {
+		return err
+	}
+	ax, err := st.axes(r, xs, ys, title, "value", "count")
+	if err != nil {
+		return err
+	}
+	ax.Draw(dst)
+	if err := ax.Histogram(dst, h.edges, h.counts, plot.BarStyle{Fill: plot.Blue}); err != nil {
+		return err
+	}
+	mk := plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}}
+	ax.VMarker(dst, h.amax, "amax "+short(h.amax), mk)
+	ax.VMarker(dst, -h.amax, "", mk)
+	if note != "" {
+		ts := st.body()
+		ts.VAlign = plot.AlignTop
+		plot.DrawText(dst, note, float64(ax.Plot.Min.X+st.px(10)), float64(ax.Plot.Min.Y+st.px(8)), ts)
+	}
+	return nil
+}
+
+// drawSQNR compares the SQNR with and without rotation, over all elements
+// and over the bulk (the elements outside the outlier columns).
+func (s *hadamardScene) drawSQNR(dst *image.RGBA, st style, r image.Rectangle) error {
+	groups := []string{"all elements", "without the outliers"}
+	plain := []float64{s.rep.Plain.SQNR, s.bulkPlain.SQNR}
+	rot := []float64{s.rep.Rotated.SQNR, s.bulkRot.SQNR}
+	top := 10.0
+	for _, v := range append(append([]float64{}, plain...), rot...) {
+		if !math.IsInf(v, 0) && !math.IsNaN(v) {
+			top = math.Max(top, v)
+		}
+	}
+	xs, err := plot.NewBand(groups)
+	if err != nil {
+		return err
+	}
+	ys, err := plot.NewLinear(0, math.Ceil(top*1.25/10)*10)
+	if err != nil {
+		return err
+	}
+	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Quantization SQNR (%s, per %s)", s.format.Name(), s.ps.str("granularity")), "", "SQNR (dB)")
+	if err != nil {
+		return err
+	}
+	ax.Draw(dst)
+	clampTop := func(v []float64) []float64 {
+		out := make([]float64, len(v))
+		for i, x := range v {
+			out[i] = math.Max(0, math.Min(x, top*1.2))
+		}
+		return out
+	}
+	if err := ax.Bars(dst, []float64{-0.19, 0.81}, clampTop(plain), 0.36, plot.BarStyle{Fill: plot.Vermillion}); err != nil {
+		return err
+	}
+	if err := ax.Bars(dst, []float64{0.19, 1.19}, clampTop(rot), 0.36, plot.BarStyle{Fill: plot.Blue}); err != nil {
+		return err
+	}
+	ts := st.text(15, plot.FontBold, st.th.Foreground)
+	ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignBottom
+	for i := range groups {
+		for k, v := range []float64{plain[i], rot[i]} {
+			x := float64(i) - 0.19 + 0.38*float64(k)
+			y := math.Max(0, math.Min(v, top*1.2))
+			p := ax.Map(x, y)
+			plot.DrawText(dst, dB(v), p.X, p.Y-st.pxf(4), ts)
+		}
+	}
+	_, err = ax.Legend(dst, plot.TopRight, []plot.LegendEntry{
+		{Label: "quantized directly", Color: plot.Vermillion, Kind: plot.LegendSwatch},
+		{Label: "rotate, quantize, rotate back", Color: plot.Blue, Kind: plot.LegendSwatch},
+	})
+	return err
+}
+
+// drawErrors plots |x - x̂| along the first row, with and without rotation.
+func (s *hadamardScene) drawErrors(dst *image.RGBA, st style, r image.Rectangle) error {
+	n := min(s.t.Cols, 256)
+	xsd := make([]float64, n)
+	pe, re := make([]float64, n), make([]float64, n)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for j := 0; j < n; j++ {
+		xsd[j] = float64(j)
+		pe[j], re[j] = s.plainErr[j], s.rotErr[j]
+		for _, v := range []float64{pe[j], re[j]} {
+			if v > 0 {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	if math.IsInf(lo, 0) {
+		lo, hi = 1e-3, 1
+	}
+	lo = math.Max(lo, hi*1e-6)
+	xs, err := plot.NewLinear(0, float64(n-1))
+	if err != nil {
+		return err
+	}
+	ys, err := plot.NewLog10(math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)+1.2)))
+	if err != nil {
+		return err
+	}
+	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Error of each element (row 0, first %d)", n), "element", "|error|")
+	if err != nil {
+		return err
+	}
+	ax.Draw(dst)
+	if err := ax.Line(dst, xsd, pe, plot.LineStyle{Color: plot.Vermillion, Width: st.pxf(1.2)}); err != nil {
+		return err
+	}
+	if err := ax.Line(dst, xsd, re, plot.LineStyle{Color: plot.Blue, Width: st.pxf(1.2)}); err != nil {
+		return err
+	}
+	ts := st.muted()
+	ts.VAlign = plot.AlignBottom
+	plot.DrawText(dst, "zero error is not drawn on the log axis", float64(ax.Plot.Min.X+st.px(6)), float64(ax.Plot.Max.Y-st.px(4)), ts)
+	_, err = ax.Legend(dst, plot.TopRight, []plot.LegendEntry{
+		{Label: "quantized directly", Color: plot.Vermillion, Width: st.pxf(2)},
+		{Label: "with rotation", Color: plot.Blue, Width: st.pxf(2)},
+	})
+	return err
+}
