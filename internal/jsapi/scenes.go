@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"strings"
 
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/tensorio"
@@ -26,6 +27,13 @@ type Live interface {
 	SetScene(name string) error
 	// SetParam changes one parameter of the scene being shown.
 	SetParam(name, value string) error
+	// LoadTensor shows t in the scene being shown, which must be a
+	// viz.TensorLoader, and redraws it even when no parameter changes (a
+	// second file chosen with the same parameters must replace the first
+	// picture). It is part of Live, not found by a type assertion, so that
+	// a wrapper of the playground's game cannot hide it and fall back to the
+	// scene itself, which the screen would not know has changed.
+	LoadTensor(t *scaling.Tensor) error
 }
 
 // Headless is a Live without a screen: a scene and nothing else. It is not
@@ -94,19 +102,31 @@ func checkParamName(name string) error {
 	return nil
 }
 
-// LoadTensor shows t in the live scene, which must be a viz.TensorLoader
-// (the window scene). A Live that has its own LoadTensor method (which can
-// lock out its drawing goroutine) is used directly.
-func LoadTensor(live Live, t *scaling.Tensor) error {
-	if l, ok := live.(viz.TensorLoader); ok {
-		return l.LoadTensor(t)
-	}
-	s := live.Scene()
+// LoadTensor implements Live: a Headless has no screen to tell.
+func (h *Headless) LoadTensor(t *scaling.Tensor) error { return loadInto(h.scene, t) }
+
+// loadInto hands t to s, a viz.TensorLoader, or says which scenes can take
+// a tensor.
+func loadInto(s viz.Scene, t *scaling.Tensor) error {
 	l, ok := s.(viz.TensorLoader)
 	if !ok {
-		return fmt.Errorf("scene %s cannot show a tensor (the window scene can)", s.Name())
+		return fmt.Errorf("scene %s cannot show a tensor from a file (%s can)", s.Name(), strings.Join(TensorScenes(), ", "))
 	}
 	return l.LoadTensor(t)
+}
+
+// TensorScenes returns the names of the scenes that can show a tensor from
+// a file (the viz.TensorLoader ones), in teaching order.
+func TensorScenes() []string {
+	var out []string
+	for _, n := range viz.Names() {
+		if s, err := viz.New(n); err == nil {
+			if _, ok := s.(viz.TensorLoader); ok {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // SceneList returns name and title of every scene, in teaching order.

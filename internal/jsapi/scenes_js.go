@@ -152,7 +152,7 @@ func liveFuncs(live Live) map[string]fn {
 			if err != nil {
 				return nil, err
 			}
-			if err := LoadTensor(live, t); err != nil {
+			if err := live.LoadTensor(t); err != nil {
 				return nil, err
 			}
 			return SceneInfo(live.Scene())

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -267,4 +268,29 @@ func twoTensorFile(t *testing.T) (string, map[string]string) {
 		nums[i] = strconv.Itoa(int(c))
 	}
 	return "new Uint8Array([" + strings.Join(nums, ",") + "])", w.Facts()
+}
+
+// TensorScenes lists exactly the scenes that are viz.TensorLoaders, and a
+// Headless loads a tensor into them only: the error of any other scene
+// names the ones that can.
+func TestTensorScenes(t *testing.T) {
+	scenes := jsapi.TensorScenes()
+	require.NotEmpty(t, scenes)
+	tensor, err := jsapi.ReadTensor([]byte("1,2\n-3,0.5\n"), "t.csv", "")
+	require.NoError(t, err)
+	for _, n := range viz.Names() {
+		s, err := viz.New(n)
+		require.NoError(t, err)
+		_, loader := s.(viz.TensorLoader)
+		assert.Equal(t, loader, slices.Contains(scenes, n), n)
+		h, err := jsapi.NewHeadless(n)
+		require.NoError(t, err)
+		err = h.LoadTensor(tensor)
+		if loader {
+			assert.NoError(t, err, n)
+			continue
+		}
+		require.Error(t, err, n)
+		assert.Contains(t, err.Error(), strings.Join(scenes, ", "), n)
+	}
 }
