@@ -169,7 +169,7 @@ func Ensure(ctx context.Context, o Options) (*Result, error) {
 			sizes = append(sizes, fmt.Sprintf("%s %.1f MB", t.File, float64(st.Size())/1e6))
 		}
 	}
-	fmt.Fprintf(progress, "built the playground in %s (%s)\n", res.Took.Round(time.Second), strings.Join(sizes, ", "))
+	fmt.Fprintf(progress, "built the playground in %s (%s)\n", seconds(res.Took), strings.Join(sizes, ", "))
 	prune(o.CacheDir, hash, o.Keep)
 	return res, nil
 }
@@ -206,9 +206,7 @@ func buildInto(ctx context.Context, o Options, version, goroot, dir string, prog
 	}
 	defer os.RemoveAll(tmp)
 
-	fmt.Fprintf(progress, "building the playground's WebAssembly with %s (the first run takes a minute or two)…\n", version)
-	stop := heartbeat(progress, o.Heartbeat)
-	defer stop()
+	fmt.Fprintf(progress, "building the playground's WebAssembly with %s (done once; later starts use the cache in %s)\n", version, filepath.Dir(dir))
 	for _, t := range o.Targets {
 		args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(tmp, t.File), t.Package}
 		cmd := exec.CommandContext(ctx, o.Go, args...)
@@ -216,15 +214,19 @@ func buildInto(ctx context.Context, o Options, version, goroot, dir string, prog
 		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
-		fmt.Fprintf(progress, "  go build %s -> %s\n", t.Package, t.File)
-		if err := cmd.Run(); err != nil {
+		fmt.Fprintf(progress, "  GOOS=js GOARCH=wasm go build %s -> %s\n", t.Package, t.File)
+		start := time.Now()
+		stop := heartbeat(progress, o.Heartbeat, "building "+t.File)
+		err := cmd.Run()
+		stop()
+		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			return fmt.Errorf("GOOS=js GOARCH=wasm go build %s failed: %v\n%s", t.Package, err, strings.TrimSpace(out.String()))
 		}
+		fmt.Fprintf(progress, "  built %s in %s\n", t.File, seconds(time.Since(start)))
 	}
-	stop()
 	data, err := os.ReadFile(wasmExec)
 	if err != nil {
 		return err
@@ -242,9 +244,11 @@ func buildInto(ctx context.Context, o Options, version, goroot, dir string, prog
 	return nil
 }
 
-// heartbeat prints the elapsed time every interval until the returned
-// function is called (which is safe to call twice).
-func heartbeat(w io.Writer, every time.Duration) func() {
+// heartbeat prints what is being built and the time since it started every
+// interval ("  building fp8lab.wasm… 40 s"), so that a first start on a slow
+// machine never sits silent, until the returned function is called (which
+// is safe to call twice).
+func heartbeat(w io.Writer, every time.Duration, what string) func() {
 	if every <= 0 {
 		every = 10 * time.Second
 	}
@@ -260,7 +264,7 @@ func heartbeat(w io.Writer, every time.Duration) func() {
 			case <-done:
 				return
 			case <-t.C:
-				fmt.Fprintf(w, "  … still building (%s)\n", time.Since(start).Round(time.Second))
+				fmt.Fprintf(w, "  %s… %s\n", what, seconds(time.Since(start)))
 			}
 		}
 	}()
@@ -272,6 +276,11 @@ func heartbeat(w io.Writer, every time.Duration) func() {
 			<-stopped
 		}
 	}
+}
+
+// seconds writes a duration as whole seconds: "41 s".
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%d s", int(d.Round(time.Second)/time.Second))
 }
 
 // prune removes all but the keep most recent other cache folders.

@@ -160,6 +160,8 @@ func TestEnsureBuildsOnceAndRebuildsWhenStale(t *testing.T) {
 	assert.True(t, res.Built)
 	assert.Contains(t, progress.String(), "building the playground's WebAssembly")
 	assert.Contains(t, progress.String(), "built the playground in")
+	assert.Regexp(t, `(?m)^  building app\.wasm… \d+ s$`, progress.String(), "a heartbeat names what is built and the time so far")
+	assert.Regexp(t, `(?m)^  built app\.wasm in \d+ s$`, progress.String())
 	wasm, err := os.ReadFile(res.Files["app.wasm"])
 	require.NoError(t, err)
 	assert.True(t, bytes.HasPrefix(wasm, []byte("\x00asm")), "a WebAssembly module")
