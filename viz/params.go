@@ -107,7 +107,7 @@ func (p *paramSet) normalize(name, value string) (string, error) {
 			n = int64(f)
 		}
 		if float64(n) < s.Min || float64(n) > s.Max {
-			return bad("want an integer in %g..%g", s.Min, s.Max)
+			return bad("want an integer in %d..%d", int64(s.Min), int64(s.Max)) // 0..1048576, not 1.048576e+06
 		}
 		return strconv.FormatInt(n, 10), nil
 	case ParamNumber:
