@@ -2,8 +2,6 @@ package site_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -122,40 +120,6 @@ func TestEachControlChangesTheCanvas(t *testing.T) {
 			}
 		})
 	}
-}
-
-// A tensor file picked in the window scene's file control is shown.
-func TestLoadTensorFile(t *testing.T) {
-	base, _ := server(t)
-	hasWindow := false
-	for _, n := range viz.Names() {
-		hasWindow = hasWindow || n == "window"
-	}
-	if !hasWindow {
-		t.Skip("no window scene")
-	}
-	dir := t.TempDir()
-	csv := filepath.Join(dir, "tensor.csv")
-	var data []byte
-	for i := 0; i < 64; i++ {
-		data = fmt.Appendf(data, "%g,%g,%g,%g\n", float64(i)*1e-3, -float64(i), float64(i*i), 1e-6*float64(i+1))
-	}
-	require.NoError(t, os.WriteFile(csv, data, 0o644))
-	tab := newTab(t)
-	tab.do(t, chromedp.Navigate(sceneURL(base, "window")))
-	tab.waitReady(t)
-	tab.waitDrawn(t)
-	before := tab.shot(t, "#canvas")
-	tab.do(t, chromedp.SetUploadFiles(chromedp.ID("p-file"), []string{csv}))
-	deadline := time.Now().Add(10 * time.Second)
-	for eval[string](t, tab, liveAPI+`.then(a => a.getParam("tensor"))`) != "loaded" {
-		require.True(t, time.Now().Before(deadline), "the file was not loaded: %s", tab.text(t, "#p-file-error"))
-		time.Sleep(50 * time.Millisecond)
-	}
-	assert.Equal(t, "loaded", eval[string](t, tab, `document.getElementById("p-tensor").value`), "the page follows")
-	tab.waitDrawn(t)
-	assert.Greater(t, diffFraction(before, tab.shot(t, "#canvas")), 0.001)
-	assert.Empty(t, tab.text(t, "#p-file-error"))
 }
 
 // A click in the canvas changes the scene, and the page follows (the

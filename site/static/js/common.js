@@ -24,6 +24,13 @@
     return sign + digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
   }
 
+  // count prints a whole number in full, however large: 1048576 values,
+  // never 1.048576e+06 (which fmt writes, as Go's %g does).
+  function count(n) {
+    if (!Number.isFinite(n)) return fmt(n);
+    return Number.isSafeInteger(n) ? String(n) : BigInt(Math.trunc(n)).toString();
+  }
+
   // pow2 returns k when x is exactly 2^k, else null.
   function pow2(x) {
     if (!(x > 0) || !Number.isFinite(x)) return null;
@@ -122,5 +129,5 @@
     return e;
   }
 
-  globalThis.FP8Page = Object.freeze({ fmt, fmtPow2, pow2, power, codeRanges, hex, parseCode, parseNumber, loadCore, fail, el });
+  globalThis.FP8Page = Object.freeze({ fmt, count, fmtPow2, pow2, power, codeRanges, hex, parseCode, parseNumber, loadCore, fail, el });
 })();

@@ -4,10 +4,12 @@
 "use strict";
 
 (function () {
-  // readable shows a fact for reading: a power of two as 2^k with its exact
-  // value, a long computed decimal (more than 12 significant digits, such as
-  // a PSNR) to 4 significant digits; anything else as the library wrote it.
+  // readable shows a fact for reading: a whole number as written (counts:
+  // 1048576, not 1.048576e+06), a power of two as 2^k with its exact value,
+  // a long computed decimal (more than 12 significant digits, such as a
+  // PSNR) to 4 significant digits; anything else as the library wrote it.
   function readable(v) {
+    if (/^-?\d+$/.test(v)) return v;
     if (!/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(v)) return v;
     const x = Number(v);
     if (x > 0 && FP8Page.pow2(x) !== null && (Math.abs(Math.log2(x)) > 3)) return FP8Page.fmtPow2(x);

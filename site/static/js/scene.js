@@ -53,42 +53,96 @@
 
   const id = (param) => "p-" + param;
 
+  // errors holds, for each control showing an error, the scene's value of
+  // its parameter when the error was shown. An error goes when that value
+  // changes by any route (another control, a click in the canvas, Reset, a
+  // file) or when the page replaces the refused text by the scene's value:
+  // no error stays beside a value that is valid.
+  const errors = new Map();
+
   function clearError(param) {
+    errors.delete(param);
     const err = document.getElementById(id(param) + "-error");
     if (err) err.textContent = "";
     for (const input of form.querySelectorAll("[data-param='" + param + "']")) input.removeAttribute("aria-invalid");
   }
 
+  // showError shows why a value was refused beside its control and scrolls
+  // the control into view (an upload error on a phone is far below the
+  // canvas). It returns false when the scene has no such control.
   function showError(param, err) {
     const box = document.getElementById(id(param) + "-error");
-    const msg = err.message.replace(/^fp8lab\.\w+: /, "").replace(/^viz: bad parameter: /, "");
-    if (box) box.textContent = msg;
+    const msg = ((err && err.message) || String(err)).replace(/^fp8lab\.\w+: /, "").replace(/^viz: bad parameter: /, "");
+    if (!box) return false;
+    box.textContent = msg;
+    errors.set(param, api ? valueOf(api.currentScene(), param) : undefined);
     for (const input of form.querySelectorAll("[data-param='" + param + "']")) input.setAttribute("aria-invalid", "true");
+    const control = box.closest(".control");
+    if (control && control.scrollIntoView) control.scrollIntoView({ block: "nearest" });
+    return true;
+  }
+
+  // valueOf returns a parameter's value in a sceneInfo.
+  function valueOf(info, param) {
+    const p = info.params.find((q) => q.name === param);
+    return p ? p.value : undefined;
   }
 
   // set sends one parameter to the scene and refreshes the page from the
-  // scene's answer; a refused value is shown next to its control.
+  // scene's answer; a refused value is shown next to its control, and the
+  // control goes back to the scene's value unless it is a text box (whose
+  // text the user may want to correct).
   function set(param, value) {
     try {
       const info = api.setParam(param, value);
       clearError(param);
       update(info);
+      return null;
     } catch (err) {
       showError(param, err);
+      const info = api.currentScene();
+      for (const input of form.querySelectorAll("select[data-param='" + param + "'], input[type=checkbox][data-param='" + param + "'], input[type=range][data-param='" + param + "']")) {
+        if (input.type === "checkbox") input.checked = valueOf(info, param) === "true";
+        else input.value = valueOf(info, param);
+      }
+      if (value === "loaded" && info.tensorInput) wantFile();
+      return err;
     }
   }
 
-  // loadFile reads the chosen file and hands its bytes to the scene.
+  // wantFile points at the file picker when a tensor option needs a file
+  // that has not been loaded yet: the Tensor control says why it cannot
+  // show "loaded", and the picker is scrolled into view and focused.
+  function wantFile() {
+    const file = document.getElementById(id("file"));
+    if (!file) return;
+    file.closest(".control").scrollIntoView({ block: "nearest" });
+    file.focus();
+  }
+
+  // loadFile reads the chosen file and hands its bytes to the scene. Only
+  // the latest choice is shown (a slow read of an earlier file does not
+  // replace it). The picker is emptied when clicked (see build), so that
+  // choosing the same file again (after editing it) fires a change and
+  // loads it again.
+  let uploads = 0;
   async function loadFile(param, input) {
     const f = input.files && input.files[0];
     if (!f) return;
+    const mine = ++uploads;
+    const shown = document.getElementById(id(param) + "-shown");
     try {
       const bytes = new Uint8Array(await f.arrayBuffer());
+      if (mine !== uploads) return;
       const info = api.loadTensor(bytes, f.name);
       clearError(param);
+      if (shown) {
+        const n = Number(info.facts.elements);
+        shown.textContent = "loaded " + f.name + (Number.isInteger(n) ? " (" + P.count(n) + " values)" : "");
+      }
       update(info);
     } catch (err) {
-      showError(param, err);
+      if (mine === uploads) showError(param, err);
     }
   }
 
@@ -156,12 +210,14 @@
       // browser cannot open one anyway): pick a file, and its bytes go to
       // the scene through loadTensor.
       const help = P.el("span", { class: "help", id: id("file") + "-help",
-        text: "a .npy (float32 or float64, 1-D or 2-D) or CSV tensor from your computer; it stays in this browser" });
+        text: "a tensor from your computer (.npy, .npz, .safetensors or CSV); it stays in this browser" });
       const error = P.el("span", { class: "error", id: id("file") + "-error", "aria-live": "polite" });
-      const file = P.el("input", { type: "file", id: id("file"), "data-param": "file", accept: ".npy,.csv,.txt",
-        "aria-describedby": id("file") + "-help " + id("file") + "-error" });
+      const shown = P.el("span", { class: "help shown", id: id("file") + "-shown", "aria-live": "polite" });
+      const file = P.el("input", { type: "file", id: id("file"), "data-param": "file", accept: ".npy,.csv,.txt,.safetensors,.npz",
+        "aria-describedby": id("file") + "-help " + id("file") + "-shown " + id("file") + "-error" });
+      file.addEventListener("click", () => { file.value = ""; });
       file.addEventListener("change", () => loadFile("file", file));
-      form.append(P.el("div", { class: "control" }, P.el("label", { for: id("file"), text: "Load a tensor file" }), file, help, error));
+      form.append(P.el("div", { class: "control" }, P.el("label", { for: id("file"), text: "Load a tensor file" }), file, shown, help, error));
     }
   }
 
@@ -172,11 +228,16 @@
       // Help may name the current value (the explorer's code).
       const help = document.getElementById(id(p.name) + "-help");
       if (help && p.help && help.textContent !== p.help) help.textContent = p.help;
+      let replaced = false;
       for (const input of form.querySelectorAll("[data-param='" + p.name + "']")) {
         if (input.type === "file") continue;
         if (input.type === "checkbox") input.checked = p.value === "true";
-        else if (!(input.type === "text" && document.activeElement === input)) input.value = p.value;
+        else if (!(input.type === "text" && document.activeElement === input)) {
+          replaced = replaced || (input.tagName === "INPUT" && input.value !== p.value);
+          input.value = p.value;
+        }
       }
+      if (errors.has(p.name) && (errors.get(p.name) !== p.value || replaced)) clearError(p.name);
     }
     document.getElementById("scene-title").textContent = info.title;
     document.title = info.title + " · fp8lab";
@@ -235,6 +296,53 @@
     }, 200);
   }
 
+  // applyLink sets every parameter the URL names (a shared view or a
+  // workshop link), in the scene's order of parameters, then again those
+  // refused, as long as that helps: a value may be valid only after another
+  // parameter is set (an MX granularity after an MX format). It returns
+  // what still fails, for linkErrors.
+  function applyLink(info) {
+    const order = info.params.map((p) => p.name);
+    let pending = [...query].filter(([k]) => k !== "name" && k !== "present");
+    pending.sort((a, b) => rank(order, a[0]) - rank(order, b[0]));
+    let failed = [];
+    for (;;) {
+      failed = [];
+      for (const [k, v] of pending) {
+        let err = null;
+        try {
+          api.setParam(k, v);
+        } catch (e) {
+          err = e;
+        }
+        if (err) failed.push([k, v, err]);
+      }
+      if (failed.length === 0 || failed.length === pending.length) break;
+      pending = failed.map(([k, v]) => [k, v]);
+    }
+    return failed;
+  }
+
+  // linkErrors shows the link's refused values beside their controls (the
+  // controls hold the scene's values), those of parameters the scene does
+  // not have in the status line, and reports all on the console: a wrong
+  // link in a worksheet is found by the first student who opens it.
+  function linkErrors(failed) {
+    const unknown = [];
+    for (const [k, v, err] of failed) {
+      const msg = err.message.replace(/^fp8lab\.\w+: /, "").replace(/^viz: bad parameter: /, "");
+      console.error("fp8lab link: " + k + "=" + v + " was not applied: " + msg);
+      if (!showError(k, new Error("the link's " + k + "=" + v + " was not applied: " + msg))) unknown.push(k + "=" + v + " (" + msg + ")");
+    }
+    status.textContent = unknown.length ? "This link asks for what the scene does not have: " + unknown.join("; ") : "";
+  }
+
+  // rank orders parameters as the scene lists them, unknown ones last.
+  function rank(order, k) {
+    const i = order.indexOf(k);
+    return i < 0 ? order.length : i;
+  }
+
   async function start() {
     let ready;
     try {
@@ -251,13 +359,10 @@
       for (const p of info.params) defaults[p.name] = p.default;
       build(info);
       if (presenting) present(true);
-      for (const [k, v] of query) {
-        if (k === "name" || k === "file" || k === "present") continue;
-        set(k, v);
-      }
+      const failed = applyLink(info);
       update(api.currentScene());
       if (nextURL !== null) history.replaceState(null, "", nextURL);
-      status.textContent = "";
+      linkErrors(failed);
       document.body.dataset.readyMs = String(performance.now());
       document.body.dataset.ready = "1";
     } catch (err) {

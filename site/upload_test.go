@@ -1,0 +1,149 @@
+package site_test
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fp8lab/fp8lab/internal/jsapi"
+)
+
+// writeCSV writes a rows×cols tensor of smooth values times 2^magLog2, with
+// one outlier 2^outlierLog2 times larger in each row when outlierLog2 > 0,
+// and returns its path.
+func writeCSV(t *testing.T, dir, name string, rows, cols, magLog2, outlierLog2 int) string {
+	t.Helper()
+	var b strings.Builder
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			v := math.Sin(float64(r*cols+c)*0.37) * math.Exp2(float64(magLog2))
+			if outlierLog2 > 0 && c == (r*7)%cols {
+				v *= math.Exp2(float64(outlierLog2))
+			}
+			if c > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%g", v)
+		}
+		b.WriteByte('\n')
+	}
+	path := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	return path
+}
+
+// upload picks a file in the scene page's file control and waits until the
+// page reports it shown (or an error beside the control), then until the
+// canvas has drawn it.
+func (tab *tabT) upload(t *testing.T, path string) (errText string) {
+	t.Helper()
+	// Clear what the last upload left, so that its message is not taken for this one's.
+	eval[bool](t, tab, `(() => { document.getElementById("p-file-shown").textContent = ""; document.getElementById("p-file-error").textContent = ""; return true; })()`)
+	tab.do(t, chromedp.SetUploadFiles(chromedp.ID("p-file"), []string{path}))
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		shown, errText := tab.text(t, "#p-file-shown"), eval[string](t, tab, `document.getElementById("p-file-error").textContent`)
+		if errText != "" {
+			return errText
+		}
+		if strings.Contains(shown, filepath.Base(path)) {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the page never showed %s", path)
+		time.Sleep(50 * time.Millisecond)
+	}
+	tab.waitDrawn(t)
+	return ""
+}
+
+// Issue 13 item 6: in every scene that takes a tensor from a file (the
+// page offers the picker when sceneInfo says tensorInput), each of two
+// successive uploads redraws the canvas, choosing the first file again
+// brings its picture back, and choosing the same file after it changed on
+// disk shows the new content. The page says which file it shows and how
+// many values, as an integer.
+func TestUploadsRedraw(t *testing.T) {
+	base, _ := server(t)
+	scenes := jsapi.TensorScenes()
+	require.NotEmpty(t, scenes)
+	dir := t.TempDir()
+	a := writeCSV(t, dir, "a.csv", 64, 128, 0, 0)
+	b := writeCSV(t, dir, "b.csv", 64, 128, -6, 10)
+	for _, name := range scenes {
+		t.Run(name, func(t *testing.T) {
+			tab := newTab(t)
+			tab.do(t, chromedp.Navigate(sceneURL(base, name)))
+			tab.waitReady(t)
+			tab.waitDrawn(t)
+			require.True(t, eval[bool](t, tab, `!!document.getElementById("p-file")`), "no file picker in a scene that takes a tensor")
+			shot0 := tab.shot(t, "#canvas")
+
+			require.Empty(t, tab.upload(t, a))
+			shotA := tab.shot(t, "#canvas")
+			assert.Greater(t, diffFraction(shot0, shotA), 0.001, "the first upload redraws")
+			assert.Contains(t, tab.text(t, "#p-file-shown"), fmt.Sprintf("a.csv (%d values)", 64*128))
+			tab.savePage(t, "upload-"+name+"-first")
+
+			require.Empty(t, tab.upload(t, b))
+			shotB := tab.shot(t, "#canvas")
+			assert.Greater(t, diffFraction(shotA, shotB), 0.001, "the second upload redraws")
+			tab.savePage(t, "upload-"+name+"-second")
+
+			require.Empty(t, tab.upload(t, a))
+			assert.Greater(t, diffFraction(shotB, tab.shot(t, "#canvas")), 0.001, "the first file again redraws")
+
+			// The same file, chosen again after it changed on disk.
+			same := filepath.Join(dir, "same-"+name+".csv")
+			data, err := os.ReadFile(a)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(same, data, 0o644))
+			require.Empty(t, tab.upload(t, same))
+			before := tab.shot(t, "#canvas")
+			data, err = os.ReadFile(b)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(same, data, 0o644))
+			require.Empty(t, tab.upload(t, same))
+			assert.Greater(t, diffFraction(before, tab.shot(t, "#canvas")), 0.001, "the same file chosen again shows its new content")
+		})
+	}
+}
+
+// A file the scene cannot read is refused beside the file control, which
+// is scrolled into view (on a phone the controls are below the canvas);
+// the picture stays, and a good file afterwards clears the error.
+func TestUploadErrorInView(t *testing.T) {
+	base, _ := server(t)
+	scenes := jsapi.TensorScenes()
+	require.NotEmpty(t, scenes)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	require.NoError(t, os.WriteFile(bad, []byte("1,2,3\n4,abc,6\n"), 0o644))
+	good := writeCSV(t, dir, "good.csv", 16, 32, 0, 0)
+	tab := newTab(t)
+	for _, vp := range [][2]int{{390, 844}, {1024, 768}, {1920, 1080}} {
+		tab.do(t, chromedp.EmulateViewport(int64(vp[0]), int64(vp[1])), chromedp.Navigate(sceneURL(base, scenes[0])))
+		tab.waitReady(t)
+		tab.waitDrawn(t)
+		eval[bool](t, tab, `(() => { window.scrollTo(0, 0); return true; })()`)
+		before := tab.shot(t, "#canvas")
+		msg := tab.upload(t, bad)
+		assert.Contains(t, msg, "abc", "%v: the error says what is wrong", vp)
+		type box struct{ Top, Bottom, H float64 }
+		r := eval[box](t, tab, `(() => { const r = document.getElementById("p-file-error").getBoundingClientRect(); return {Top: r.top, Bottom: r.bottom, H: innerHeight}; })()`)
+		assert.True(t, r.Top >= 0 && r.Bottom <= r.H, "%v: the error is in view (%+v)", vp, r)
+		assert.Equal(t, "true", eval[string](t, tab, `document.getElementById("p-file").getAttribute("aria-invalid")`))
+		tab.waitDrawn(t)
+		assert.Less(t, diffFraction(before, tab.shot(t, "#canvas")), 0.0002, "%v: a refused file leaves the picture", vp)
+		tab.savePage(t, fmt.Sprintf("upload-error-%dx%d", vp[0], vp[1]))
+		require.Empty(t, tab.upload(t, good))
+		assert.Empty(t, eval[string](t, tab, `document.getElementById("p-file-error").textContent`), "a good file clears the error")
+	}
+}
