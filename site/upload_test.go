@@ -45,8 +45,11 @@ func writeCSV(t *testing.T, dir, name string, rows, cols, magLog2, outlierLog2 i
 // canvas has drawn it.
 func (tab *tabT) upload(t *testing.T, path string) (errText string) {
 	t.Helper()
-	// Clear what the last upload left, so that its message is not taken for this one's.
-	eval[bool](t, tab, `(() => { document.getElementById("p-file-shown").textContent = ""; document.getElementById("p-file-error").textContent = ""; return true; })()`)
+	// Clear what the last upload left, so that its message is not taken for
+	// this one's, and click the picker as a hand does before choosing (a
+	// synthetic click opens no dialog, but the page's click handler runs).
+	eval[bool](t, tab, `(() => { document.getElementById("p-file-shown").textContent = ""; document.getElementById("p-file-error").textContent = "";
+		document.getElementById("p-file").dispatchEvent(new MouseEvent("click")); return true; })()`)
 	tab.do(t, chromedp.SetUploadFiles(chromedp.ID("p-file"), []string{path}))
 	deadline := time.Now().Add(20 * time.Second)
 	for {
