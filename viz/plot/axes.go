@@ -27,6 +27,10 @@ type AxesOptions struct {
 
 	HideXGrid bool // No vertical grid lines at x ticks.
 	HideYGrid bool // No horizontal grid lines at y ticks.
+
+	// noTitleWrap keeps a title wider than the axes on one line, when
+	// wrapping it would leave no room for the plot.
+	noTitleWrap bool
 }
 
 // Axes is a plot area inside a rectangle, with x and y scales fitted to it
@@ -68,6 +72,11 @@ func NewAxes(outer image.Rectangle, x, y Scale, opts AxesOptions) (*Axes, error)
 	}
 	a.fit(x, y, plot)
 	if plot.Dx() < minPlotSize || plot.Dy() < minPlotSize {
+		if len(a.titleLines()) > 1 {
+			// No room for a wrapped title: keep it on one line.
+			opts.noTitleWrap = true
+			return NewAxes(outer, x, y, opts)
+		}
 		return nil, fmt.Errorf("plot: axes in %v: %w: plot area %v", outer, ErrTooSmall, plot)
 	}
 	return a, nil
@@ -101,8 +110,8 @@ func (a *Axes) plotRect() image.Rectangle {
 		bottom += axisLabelGap + label.Height()
 	}
 	top := outerPad + tick.Height()/2
-	if a.opts.Title != "" {
-		top = outerPad + MeasureText(a.opts.Title, th.titleStyle()).Height() + titleGap
+	if n := len(a.titleLines()); n > 0 {
+		top = outerPad + n*MeasureText(a.opts.Title, th.titleStyle()).Height() + titleGap
 	}
 	right := outerPad + 6
 	// The first and last x labels are centred on their ticks and may stick
@@ -221,11 +230,31 @@ func (a *Axes) Draw(dst *image.RGBA) {
 		ls.Align, ls.VAlign = AlignCenter, AlignTop
 		DrawTextRotated(dst, a.opts.YLabel, float64(a.Outer.Min.X+outerPad), float64(p.Min.Y+p.Max.Y)/2, ls)
 	}
-	if a.opts.Title != "" {
-		tts := th.titleStyle()
-		tts.Align, tts.VAlign = AlignCenter, AlignTop
-		DrawText(dst, a.opts.Title, float64(p.Min.X+p.Max.X)/2, float64(a.Outer.Min.Y+outerPad), tts)
+	tts := th.titleStyle()
+	tts.Align, tts.VAlign = AlignCenter, AlignTop
+	y := a.Outer.Min.Y + outerPad
+	for _, l := range a.titleLines() {
+		// Centred over the plot area, but kept inside the outer rectangle.
+		w := float64(MeasureText(l, tts).Width)
+		lo, hi := float64(a.Outer.Min.X+outerPad)+w/2, float64(a.Outer.Max.X-outerPad)-w/2
+		cx := float64(p.Min.X+p.Max.X) / 2
+		if lo <= hi {
+			cx = math.Min(math.Max(cx, lo), hi)
+		}
+		y = DrawText(dst, l, cx, float64(y), tts).Max.Y
 	}
+}
+
+// titleLines is the title wrapped at spaces to the outer rectangle's width,
+// so that a long title above a narrow plot (a phone) is not clipped.
+func (a *Axes) titleLines() []string {
+	if a.opts.Title == "" {
+		return nil
+	}
+	if a.opts.noTitleWrap {
+		return []string{a.opts.Title}
+	}
+	return WrapText(a.opts.Title, a.Outer.Dx()-2*outerPad, a.Theme.titleStyle())
 }
 
 // pixel returns the pixel column or row containing coordinate v.

@@ -142,24 +142,55 @@ func TitleBar(r image.Rectangle, height int) (bar, body image.Rectangle) {
 		image.Rect(r.Min.X, r.Min.Y+height, r.Max.X, r.Max.Y)
 }
 
+// thumbnailText is the label size under which a title bar is a
+// thumbnail's, too small to read, and keeps its one line.
+const thumbnailText = 12
+
 // DrawTitleBar draws a title bar across the top of r, with title in bold
 // and subtitle (if any) in muted text after it, a thin rule underneath, and
-// returns the body of r below the bar. The bar is as tall as the title text
-// plus padding.
+// returns the body of r below the bar. When both do not fit on one line
+// (a narrow picture, a long subtitle), the subtitle goes on the lines
+// below the title, and each is wrapped at spaces to r's width, so nothing
+// is clipped (unless the wrapped bar would take more than a sixth of r's
+// height, or the text is a thumbnail's, under thumbnailText pixels: those
+// keep one line); the bar is as tall as its lines plus padding.
 func DrawTitleBar(dst *image.RGBA, r image.Rectangle, title, subtitle string, th *Theme) image.Rectangle {
 	t := themeOrDefault(th)
 	ts := t.titleStyle()
 	ts.Size = t.TitleSize * 1.2
-	ts.VAlign = AlignMiddle
-	h := MeasureText(title, ts).Height() + 2*outerPad
-	bar, body := TitleBar(r, h+1)
+	ts.VAlign = AlignTop
+	ss := t.labelStyle()
+	ss.Color, ss.VAlign = t.MutedText, AlignTop
+	x, width := r.Min.X+2*outerPad, r.Dx()-4*outerPad
+	th1 := MeasureText(title, ts)
+	h := th1.Height() + 2*outerPad
+	sub := MeasureText(subtitle, ss)
+	tl, sl := WrapText(title, width, ts), WrapText(subtitle, width, ss)
+	wrapped := len(tl)*th1.Height() + outerPad/2 + len(sl)*sub.Height() + 2*outerPad
+	if subtitle == "" || th1.Width+3*outerPad+sub.Width <= width || wrapped > r.Dy()/6 || ss.Size < thumbnailText {
+		bar, body := TitleBar(r, h+1)
+		FillRect(dst, bar, t.Background)
+		cy := float64(bar.Min.Y) + float64(h)/2
+		ts.VAlign, ss.VAlign = AlignMiddle, AlignMiddle
+		box := DrawText(dst, title, float64(x), cy, ts)
+		if subtitle != "" {
+			DrawText(dst, subtitle, float64(box.Max.X+3*outerPad), cy, ss)
+		}
+		HLine(dst, bar.Min.X, bar.Max.X-1, bar.Max.Y-1, t.Grid)
+		return body
+	}
+	tlh, slh := th1.Height(), sub.Height()
+	bar, body := TitleBar(r, wrapped+1)
 	FillRect(dst, bar, t.Background)
-	cy := float64(bar.Min.Y) + float64(h)/2
-	box := DrawText(dst, title, float64(bar.Min.X+2*outerPad), cy, ts)
-	if subtitle != "" {
-		ss := t.labelStyle()
-		ss.Color, ss.VAlign = t.MutedText, AlignMiddle
-		DrawText(dst, subtitle, float64(box.Max.X+3*outerPad), cy, ss)
+	y := bar.Min.Y + outerPad
+	for _, l := range tl {
+		DrawText(dst, l, float64(x), float64(y), ts)
+		y += tlh
+	}
+	y += outerPad / 2
+	for _, l := range sl {
+		DrawText(dst, l, float64(x), float64(y), ss)
+		y += slh
 	}
 	HLine(dst, bar.Min.X, bar.Max.X-1, bar.Max.Y-1, t.Grid)
 	return body

@@ -1,0 +1,102 @@
+package plot
+
+import (
+	"image"
+	"math"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Text probes: a test or a page asks what size the smallest text drawn
+// into a picture really is (legends, fitted labels and wrapped captions
+// included), rather than trusting a formula for it.
+
+// probes maps the end of a picture's pixel buffer (shared by every
+// subimage of it, so text drawn through Axes.Clip counts) to its probe.
+var (
+	probes      sync.Map // *uint8 -> *textProbe
+	probesCount atomic.Int32
+)
+
+type textProbe struct {
+	mu       sync.Mutex
+	smallest float64
+	text     string
+}
+
+// bufferKey identifies the pixel buffer of dst and of every subimage of it.
+func bufferKey(dst *image.RGBA) *uint8 {
+	if dst == nil || cap(dst.Pix) == 0 {
+		return nil
+	}
+	p := dst.Pix[:cap(dst.Pix)]
+	return &p[len(p)-1]
+}
+
+// ProbeText calls draw and returns the size, in pixels, of the smallest
+// text that draw put into dst (or any subimage of it) through DrawText and
+// DrawTextRotated, and that text; 0 and "" when it drew none. Sizes are
+// those given to the text styles, after the clamp to
+// [MinTextSize, MaxTextSize]. Probes of different pictures may run at once.
+func ProbeText(dst *image.RGBA, draw func()) (size float64, text string) {
+	key := bufferKey(dst)
+	if key == nil {
+		draw()
+		return 0, ""
+	}
+	p := &textProbe{smallest: math.Inf(1)}
+	probes.Store(key, p)
+	probesCount.Add(1)
+	defer func() {
+		probes.Delete(key)
+		probesCount.Add(-1)
+	}()
+	draw()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if math.IsInf(p.smallest, 1) {
+		return 0, ""
+	}
+	return p.smallest, p.text
+}
+
+// noteText tells the probe of dst, if any, that s was drawn at size.
+func noteText(dst *image.RGBA, s string, size float64) {
+	if probesCount.Load() == 0 || strings.TrimSpace(s) == "" {
+		return
+	}
+	v, ok := probes.Load(bufferKey(dst))
+	if !ok {
+		return
+	}
+	p := v.(*textProbe)
+	p.mu.Lock()
+	if size < p.smallest {
+		p.smallest, p.text = size, s
+	}
+	p.mu.Unlock()
+}
+
+// WrapText breaks s at spaces into lines no wider than width pixels in
+// style ts. A single word wider than width gets a line of its own.
+func WrapText(s string, width int, ts TextStyle) []string {
+	var lines []string
+	cur := ""
+	for _, w := range strings.Fields(s) {
+		try := w
+		if cur != "" {
+			try = cur + " " + w
+		}
+		if cur != "" && MeasureText(try, ts).Width > width {
+			lines = append(lines, cur)
+			cur = w
+			continue
+		}
+		cur = try
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}

@@ -1,0 +1,73 @@
+package plot
+
+import (
+	"image"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ProbeText sees text drawn through subimages, ignores text drawn outside
+// the picture and into other pictures, and reports the smallest size.
+func TestProbeText(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 200, 100))
+	other := image.NewRGBA(image.Rect(0, 0, 200, 100))
+	size, text := ProbeText(img, func() {
+		DrawText(img, "big", 10, 10, TextStyle{Size: 20})
+		sub := img.SubImage(image.Rect(100, 50, 200, 100)).(*image.RGBA)
+		DrawTextRotated(sub, "small", 150, 80, TextStyle{Size: 11})
+		DrawText(img, "outside", 500, 500, TextStyle{Size: 6})
+		DrawText(other, "elsewhere", 10, 10, TextStyle{Size: 7})
+		DrawText(img, "   ", 10, 10, TextStyle{Size: 5})
+	})
+	assert.Equal(t, 11.0, size)
+	assert.Equal(t, "small", text)
+	size, text = ProbeText(img, func() {})
+	assert.Zero(t, size)
+	assert.Empty(t, text)
+}
+
+// WrapText keeps every word, in order, and no line wider than the width
+// unless it is one word.
+func TestWrapText(t *testing.T) {
+	ts := TextStyle{Size: 16}
+	s := "rotating a row spreads an outlier over the block, shrinking amax so the scale fits the bulk"
+	for _, w := range []int{40, 120, 300, 2000} {
+		lines := WrapText(s, w, ts)
+		assert.Equal(t, strings.Fields(s), strings.Fields(strings.Join(lines, " ")), "width %d", w)
+		for _, l := range lines {
+			if strings.Contains(l, " ") {
+				assert.LessOrEqual(t, MeasureText(l, ts).Width, w, "%q", l)
+			}
+		}
+	}
+	assert.Len(t, WrapText(s, 2000, ts), 1)
+	assert.Empty(t, WrapText("  ", 100, ts))
+}
+
+// A title bar too narrow for its title and subtitle wraps them below each
+// other, and every line stays inside the bar; a wide one keeps one line.
+func TestDrawTitleBarWraps(t *testing.T) {
+	th := LightTheme()
+	title, sub := "Hadamard rotation and outliers", "rotating a row spreads an outlier over the block, shrinking amax so the scale fits the bulk"
+	wide := image.NewRGBA(image.Rect(0, 0, 2000, 600))
+	oneLine := DrawTitleBar(wide, wide.Rect, title, sub, &th)
+	narrow := image.NewRGBA(image.Rect(0, 0, 340, 1100))
+	var body image.Rectangle
+	size, _ := ProbeText(narrow, func() { body = DrawTitleBar(narrow, narrow.Rect, title, sub, &th) })
+	assert.Equal(t, th.LabelSize, size)
+	assert.Greater(t, body.Min.Y, 2*oneLine.Min.Y, "the subtitle goes on lines of its own")
+	// Nothing is drawn right of the margin: the last columns are background.
+	for y := 0; y < body.Min.Y-1; y++ {
+		for x := narrow.Rect.Max.X - 2*outerPad + 1; x < narrow.Rect.Max.X; x++ {
+			require.Equal(t, th.Background, narrow.RGBAAt(x, y), "pixel %d,%d", x, y)
+		}
+	}
+	// A thumbnail keeps one line.
+	small := th
+	small.TitleSize, small.LabelSize = 9, 8
+	thumb := image.NewRGBA(image.Rect(0, 0, 340, 200))
+	assert.Less(t, DrawTitleBar(thumb, thumb.Rect, title, sub, &small).Min.Y, 30)
+}
