@@ -5,6 +5,8 @@ import (
 	"image"
 	"math"
 	"sync"
+
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // Display describes the screen a picture is drawn for, so that its text has
@@ -65,28 +67,51 @@ const (
 var displays sync.Map // *image.RGBA -> Display
 
 // RenderFor renders s into dst for display d: like s.Render(dst), with the
-// text sized for d. A picture smaller than MinWidth×MinHeight CSS pixels
-// (a phone's canvas, 343×642) but at least MinDisplayWidth×
+// text sized for d. A picture a scene does not lay itself out in (smaller
+// than MinWidth×MinHeight CSS pixels and, when tall, than
+// MinStackedWidth×MinStackedHeight) but at least MinDisplayWidth×
 // MinDisplayHeight is laid out at the smallest larger size with the same
 // aspect ratio and scaled down into dst (ClickFor maps clicks the same
 // way). Clicks hit-test the layout drawn last, so they land where the
 // user sees things.
 func RenderFor(s Scene, dst *image.RGBA, d Display) error {
+	_, _, err := renderFor(s, dst, d, false)
+	return err
+}
+
+// RenderProbed renders like RenderFor and measures what it drew: the size,
+// in CSS pixels as the reader sees them (after any scaling down), of the
+// smallest text in the picture, and that text. Legends, fitted labels and
+// wrapped captions count; text clipped out of the picture does not.
+func RenderProbed(s Scene, dst *image.RGBA, d Display) (css float64, text string, err error) {
+	return renderFor(s, dst, d, true)
+}
+
+func renderFor(s Scene, dst *image.RGBA, d Display, probe bool) (float64, string, error) {
 	if err := checkCanvas(dst); err != nil {
-		return err
+		return 0, "", err
 	}
 	b := dst.Bounds()
 	k := enlargement(b.Dx(), b.Dy(), d)
 	if k == 0 {
-		return fmt.Errorf("viz: render: %dx%d is smaller than %dx%d CSS pixels", b.Dx(), b.Dy(), MinDisplayWidth, MinDisplayHeight)
+		return 0, "", fmt.Errorf("viz: render: %dx%d is smaller than %dx%d CSS pixels", b.Dx(), b.Dy(), MinDisplayWidth, MinDisplayHeight)
 	}
-	if k == 1 {
-		return renderWith(s, dst, d)
+	target := dst
+	if k != 1 {
+		target = image.NewRGBA(image.Rect(0, 0, int(math.Ceil(float64(b.Dx())*k)), int(math.Ceil(float64(b.Dy())*k))))
+		k = float64(target.Bounds().Dx()) / float64(b.Dx())
 	}
-	big := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(float64(b.Dx())*k)), int(math.Ceil(float64(b.Dy())*k))))
-	err := renderWith(s, big, d)
-	shrink(dst, big)
-	return err
+	var err error
+	size, text := 0.0, ""
+	if probe {
+		size, text = plot.ProbeText(target, func() { err = renderWith(s, target, d) })
+	} else {
+		err = renderWith(s, target, d)
+	}
+	if target != dst {
+		shrink(dst, target)
+	}
+	return size / k / d.ratio(), text, err
 }
 
 func renderWith(s Scene, dst *image.RGBA, d Display) error {
@@ -111,19 +136,31 @@ func ClickFor(s Scene, x, y, w, h int, d Display) bool {
 	return s.Click(sx(x), sx(y), int(math.Ceil(float64(w)*k)), int(math.Ceil(float64(h)*k)))
 }
 
-// enlargement returns the factor by which RenderFor lays a w×h picture out
-// larger: 1 when it is at least MinWidth×MinHeight CSS pixels, 0 when it is
-// below MinDisplayWidth×MinDisplayHeight.
+// enlargement returns the factor by which RenderFor lays a w×h picture
+// (device pixels) out larger: 1 when a scene lays itself out at that size
+// in CSS and in device pixels (laysOut), 0 when it is below
+// MinDisplayWidth×MinDisplayHeight CSS pixels.
 func enlargement(w, h int, d Display) float64 {
 	r := d.ratio()
 	fw, fh := float64(w)/r, float64(h)/r
 	if fw < MinDisplayWidth || fh < MinDisplayHeight {
 		return 0
 	}
-	if fw >= MinWidth && fh >= MinHeight {
+	return math.Max(grow(fw, fh), grow(float64(w), float64(h)))
+}
+
+// grow returns the smallest factor ≥ 1 that makes a w×h picture one a
+// scene lays itself out in: stacked when it is tall, else at least
+// MinWidth×MinHeight.
+func grow(w, h float64) float64 {
+	if laysOut(int(w), int(h)) {
 		return 1
 	}
-	return math.Max(MinWidth/fw, MinHeight/fh)
+	k := math.Max(MinWidth/w, MinHeight/h)
+	if tall(w, h) {
+		k = math.Min(k, math.Max(MinStackedWidth/w, MinStackedHeight/h))
+	}
+	return math.Max(k, 1)
 }
 
 // shrink scales src down into dst, averaging the source pixels under each
@@ -162,8 +199,14 @@ func displayOf(dst *image.RGBA) Display {
 }
 
 // SmallestText returns the size in device pixels of the smallest text a
-// scene draws in a w×h picture (device pixels) for display d. Divided by
-// d.PixelRatio it is the size a reader sees, in CSS pixels.
+// scene draws, by its style, in a w×h picture (device pixels) drawn by
+// RenderFor for display d (after any scaling down). Divided by
+// d.PixelRatio it is the size a reader sees, in CSS pixels. RenderProbed
+// measures what a scene really drew.
 func SmallestText(w, h int, d Display) float64 {
-	return smallestBase * scaleFor(w, h, d)
+	k := enlargement(w, h, d)
+	if k == 0 {
+		return 0
+	}
+	return smallestBase * scaleFor(int(math.Ceil(float64(w)*k)), int(math.Ceil(float64(h)*k)), d) / k
 }

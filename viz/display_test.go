@@ -12,9 +12,9 @@ import (
 // Every scene renders without error at phone sizes (upright and in
 // landscape), at the sizes of a projector's canvas and at the smallest size.
 func TestEveryScenePhoneAndProjectorSizes(t *testing.T) {
-	sizes := []image.Point{{343, 642}, {320, 560}, {390, 700}, {375, 560}, {MinDisplayWidth, MinDisplayHeight}, {MinWidth, MinHeight}, {780, 300}, {686, 1284}, {980, 570}, {1880, 930}}
+	sizes := []image.Point{{343, 642}, {339, 1094}, {300, 960}, {320, 560}, {390, 700}, {375, 560}, {MinDisplayWidth, MinDisplayHeight}, {MinWidth, MinHeight}, {780, 300}, {686, 1284}, {980, 570}, {1880, 930}}
 	if testing.Short() {
-		sizes = []image.Point{{343, 642}, {MinDisplayWidth, MinDisplayHeight}, {980, 570}}
+		sizes = []image.Point{{343, 642}, {339, 1094}, {MinDisplayWidth, MinDisplayHeight}, {980, 570}}
 	}
 	for _, name := range Names() {
 		for _, sz := range sizes {
@@ -67,4 +67,63 @@ func TestRenderForTooSmall(t *testing.T) {
 	require.NoError(t, err)
 	assert.Error(t, RenderFor(s, image.NewRGBA(image.Rect(0, 0, MinDisplayWidth-1, 400)), Display{}))
 	assert.NoError(t, RenderFor(s, image.NewRGBA(image.Rect(0, 0, 2*MinDisplayWidth, 2*MinDisplayHeight)), Display{PixelRatio: 2}))
+}
+
+// The smallest text each scene really draws (legends, fitted labels and
+// captions included, measured by RenderProbed) is at least MinTextCSS CSS
+// pixels on the scene page's canvases at 1024×768 and 1920×1080 and on a
+// phone's tall canvas (390×844 viewport: 339×1094 CSS pixels, stacked), and
+// the style's promise (SmallestText) holds for what is drawn.
+func TestSmallestTextDrawn(t *testing.T) {
+	cases := []struct {
+		w, h int
+		r    float64
+	}{{980, 570, 1}, {1880, 930, 1}, {339, 1094, 3}, {339, 1094, 1}, {640, 2048, 1}}
+	if testing.Short() {
+		cases = cases[:3]
+	}
+	for _, c := range cases {
+		least, where := 1e9, ""
+		for _, name := range Names() {
+			s, err := New(name)
+			require.NoError(t, err)
+			dst := image.NewRGBA(image.Rect(0, 0, int(float64(c.w)*c.r), int(float64(c.h)*c.r)))
+			d := Display{PixelRatio: c.r}
+			px, text, err := RenderProbed(s, dst, d)
+			require.NoError(t, err, "%s at %dx%d@%gx", name, c.w, c.h, c.r)
+			assert.GreaterOrEqual(t, px, float64(MinTextCSS)-0.05, "%s at %dx%d@%gx: %q is %.1f CSS px", name, c.w, c.h, c.r, text, px)
+			assert.GreaterOrEqual(t, px, SmallestText(dst.Rect.Dx(), dst.Rect.Dy(), d)/c.r-0.05, "%s: %q below the style's smallest", name, text)
+			if px < least {
+				least, where = px, name+" "+text
+			}
+		}
+		t.Logf("%dx%d CSS px at %gx: smallest text %.1f CSS px (%s)", c.w, c.h, c.r, least, where)
+	}
+}
+
+// A tall, narrow picture stacks a scene's parts at its own size (no
+// scaling down), a wider or shorter one does not; RenderProbed reports text
+// shrunk with a picture laid out larger.
+func TestStackedLayout(t *testing.T) {
+	assert.True(t, laysOut(339, 1094))
+	assert.False(t, laysOut(339, 642), "too short to stack")
+	assert.Equal(t, 1.0, enlargement(339, 1094, Display{}))
+	assert.Equal(t, 1.0, enlargement(1017, 3282, Display{PixelRatio: 3}))
+	assert.Greater(t, enlargement(339, 642, Display{}), 1.0)
+	assert.True(t, stacks(339, 1094, Display{}))
+	assert.False(t, stacks(700, 2240, Display{}), "wide enough for columns")
+	assert.False(t, stacks(980, 570, Display{}))
+	st := newStyle(339, 1094, Display{})
+	parts, err := st.columns(image.Rect(0, 0, 339, 1000), 10, 1, 1)
+	require.NoError(t, err)
+	assert.Equal(t, 339, parts[0].Dx(), "stacked parts take the whole width")
+	st = newStyle(980, 570, Display{})
+	parts, err = st.columns(image.Rect(0, 0, 980, 500), 10, 1, 1)
+	require.NoError(t, err)
+	assert.Equal(t, 500, parts[0].Dy(), "side by side on a wide picture")
+	s, err := New("range")
+	require.NoError(t, err)
+	small, _, err := RenderProbed(s, image.NewRGBA(image.Rect(0, 0, 339, 642)), Display{})
+	require.NoError(t, err)
+	assert.Less(t, small, float64(MinTextCSS), "a short phone canvas is laid out larger and shrunk")
 }

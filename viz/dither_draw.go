@@ -24,7 +24,7 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	cols, err := plot.SplitColumns(body, st.px(24), 1.85, 1)
+	cols, err := st.columns(body, st.px(24), 1.85, 1)
 	if err != nil {
 		return err
 	}

@@ -308,7 +308,7 @@ type explorerLayout struct {
 
 func (s *explorer) layout(st style, body image.Rectangle) explorerLayout {
 	var L explorerLayout
-	cols, err := plot.SplitColumns(body, st.px(28), 1.25, 1)
+	cols, err := st.columns(body, st.px(28), 1.25, 1)
 	if err != nil {
 		return L
 	}

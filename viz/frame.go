@@ -12,13 +12,33 @@ import (
 // that cannot be drawn (errorPanel).
 
 // The smallest picture a scene lays itself out in; smaller destinations
-// give an error (after being cleared, with a note saying so). RenderFor
-// draws smaller pictures, down to MinDisplayWidth×MinDisplayHeight (a
-// phone), by laying the scene out larger and scaling it down.
+// give an error (after being cleared, with a note saying so). A tall
+// picture may be narrower, down to MinStackedWidth×MinStackedHeight: the
+// scene stacks its parts (a phone's canvas, 343 CSS pixels wide). RenderFor draws smaller pictures, down to
+// MinDisplayWidth×MinDisplayHeight, by laying the scene out larger and
+// scaling it down.
 const (
 	MinWidth  = 480
 	MinHeight = 270
 )
+
+// The smallest upright picture a scene lays out at its own size, its parts
+// stacked one above the other; it must also be StackedAspect times as tall
+// as wide, so that each stacked part keeps a usable height.
+const (
+	MinStackedWidth  = 336
+	MinStackedHeight = 1075
+	StackedAspect    = 3.2
+)
+
+// laysOut reports whether a scene lays itself out in a w×h picture.
+func laysOut(w, h int) bool {
+	return (w >= MinWidth && h >= MinHeight) || (w >= MinStackedWidth && h >= MinStackedHeight && tall(float64(w), float64(h)))
+}
+
+// tall reports whether a w×h picture is tall enough to stack a scene's
+// parts (StackedAspect), allowing a pixel of rounding in its width.
+func tall(w, h float64) bool { return h >= StackedAspect*(w-1) }
 
 // begin checks dst, clears it and draws the title bar; it returns the style
 // and the body of the picture below the bar, inset by a margin.
@@ -28,12 +48,12 @@ func begin(dst *image.RGBA, title, subtitle string) (style, image.Rectangle, err
 	}
 	b := dst.Bounds()
 	st := newStyle(b.Dx(), b.Dy(), displayOf(dst))
-	if b.Dx() < MinWidth || b.Dy() < MinHeight {
+	if !laysOut(b.Dx(), b.Dy()) {
 		plot.FillRect(dst, b, st.th.Background)
 		ts := st.muted()
 		ts.VAlign = plot.AlignTop
-		plot.DrawText(dst, fmt.Sprintf("needs %d×%d", MinWidth, MinHeight), float64(b.Min.X+4), float64(b.Min.Y+4), ts)
-		return style{}, image.Rectangle{}, fmt.Errorf("viz: render: %dx%d is smaller than %dx%d", b.Dx(), b.Dy(), MinWidth, MinHeight)
+		plot.DrawText(dst, fmt.Sprintf("needs %d×%d (or %d×%d, stacked)", MinWidth, MinHeight, MinStackedWidth, MinStackedHeight), float64(b.Min.X+4), float64(b.Min.Y+4), ts)
+		return style{}, image.Rectangle{}, fmt.Errorf("viz: render: %dx%d is smaller than %dx%d (or, %g times as tall as wide, %dx%d)", b.Dx(), b.Dy(), MinWidth, MinHeight, StackedAspect, MinStackedWidth, MinStackedHeight)
 	}
 	plot.FillRect(dst, b, st.th.Background)
 	body := plot.DrawTitleBar(dst, b, title, subtitle, &st.th)

@@ -239,7 +239,7 @@ func (s *granularityScene) Render(dst *image.RGBA) error {
 		errorPanel(dst, body, st, err.Error())
 		return nil
 	}
-	cols, err := plot.SplitColumns(body, st.px(22), 1, 4.2)
+	cols, err := st.columns(body, st.px(22), 1, 4.2)
 	if err != nil {
 		return err
 	}
@@ -390,11 +390,13 @@ func (s *granularityScene) drawCases(dst *image.RGBA, st style, r image.Rectangl
 	return nil
 }
 
-// fitText shrinks ts, down to 70 % of its size, until s fits in width.
+// fitText shrinks ts until s fits in width, never below the smallest base
+// size (smallestBase for a 14 px text), so that no label drops under
+// MinTextCSS on a readable picture.
 func fitText(s string, ts plot.TextStyle, width int) plot.TextStyle {
-	lo := ts.Size * 0.7
+	lo := ts.Size * smallestBase / 14
 	for ts.Size > lo && plot.MeasureText(s, ts).Width > width {
-		ts.Size *= 0.94
+		ts.Size = math.Max(ts.Size*0.94, lo)
 	}
 	return ts
 }

@@ -25,7 +25,7 @@ func (s *hadamardScene) Render(dst *image.RGBA) error {
 		errorPanel(dst, body, st, cerr.Error())
 		return nil
 	}
-	cols, err := plot.SplitColumns(body, st.px(28), 1, 1.1)
+	cols, err := st.columns(body, st.px(28), 1, 1.1)
 	if err != nil {
 		return err
 	}

@@ -46,10 +46,10 @@ func RenderScene(s Scene, w, h int) (*image.RGBA, error) {
 }
 
 // checkRenderSize refuses sizes outside MinWidth..MaxRenderSize ×
-// MinHeight..MaxRenderSize.
+// MinHeight..MaxRenderSize, except tall ones a scene stacks (laysOut).
 func checkRenderSize(w, h int) error {
-	if w < MinWidth || h < MinHeight || w > MaxRenderSize || h > MaxRenderSize {
-		return fmt.Errorf("viz: size %dx%d: want %d..%d × %d..%d", w, h, MinWidth, MaxRenderSize, MinHeight, MaxRenderSize)
+	if !laysOut(w, h) || w > MaxRenderSize || h > MaxRenderSize {
+		return fmt.Errorf("viz: size %dx%d: want %d..%d × %d..%d, or from %dx%d when %g times as tall as wide", w, h, MinWidth, MaxRenderSize, MinHeight, MaxRenderSize, MinStackedWidth, MinStackedHeight, StackedAspect)
 	}
 	return nil
 }

@@ -31,11 +31,11 @@ func checkCanvas(dst *image.RGBA) error {
 }
 
 // canvas returns a new w×h picture for a Click that must render before it
-// can hit-test, or nil (which Render refuses) when the size is outside
-// MinWidth..MaxRenderSize × MinHeight..MaxRenderSize, so a hostile size
-// never reaches image.NewRGBA.
+// can hit-test, or nil (which Render refuses) when a scene does not lay
+// itself out at that size (laysOut) or a side is over MaxRenderSize, so a
+// hostile size never reaches image.NewRGBA.
 func canvas(w, h int) *image.RGBA {
-	if w < MinWidth || h < MinHeight || w > MaxRenderSize || h > MaxRenderSize {
+	if !laysOut(w, h) || w > MaxRenderSize || h > MaxRenderSize {
 		return nil
 	}
 	return image.NewRGBA(image.Rect(0, 0, w, h))

@@ -30,7 +30,7 @@ func (s *stochasticScene) draw(dst *image.RGBA, st style, body image.Rectangle) 
 	if err := s.drawLine(dst, st, rows[0], compact); err != nil {
 		return err
 	}
-	cols, err := plot.SplitColumns(rows[1], st.px(24), 1.2, 1)
+	cols, err := st.columns(rows[1], st.px(24), 1.2, 1)
 	if err != nil {
 		return err
 	}

@@ -11,14 +11,16 @@ import (
 // style is the theme of one render, its sizes scaled to the picture: text
 // keeps the theme's sizes (14 px ticks, 16 px labels) from about 1000×600 up
 // to 1600×900 CSS pixels, never goes below MinTextCSS for the smallest text
-// on pictures of at least ReadableWidth×ReadableHeight, shrinks on smaller
-// pictures (golden files, thumbnails, phones) and grows on larger ones
+// on pictures of at least ReadableWidth×ReadableHeight and on tall
+// pictures from MinStackedWidth×MinStackedHeight (phones), shrinks on smaller
+// pictures (golden files, thumbnails) and grows on larger ones
 // (slides at 1920×1080 and beyond). Sizes are in device pixels: the scale
 // is multiplied by the display's pixel ratio, and by its text scale on
 // readable pictures.
 type style struct {
-	s  float64 // scale factor of text and strokes
-	th plot.Theme
+	s       float64 // scale factor of text and strokes
+	th      plot.Theme
+	stacked bool // parts go one above the other (a tall, narrow picture)
 }
 
 // scaleFor returns the text scale factor of a w×h picture (device pixels)
@@ -30,15 +32,27 @@ func scaleFor(w, h int, d Display) float64 {
 	if s >= 1 {
 		s = math.Max(1, math.Min(fw/1600, fh/900))
 	}
-	if fw >= ReadableWidth && fh >= ReadableHeight {
+	switch {
+	case stacks(w, h, d) && fw >= MinStackedWidth && fh >= MinStackedHeight:
+		// A phone held upright: the scene stacks its parts, each as wide
+		// as the picture, so the text keeps its readable size (and no
+		// more: a larger text scale would not fit the width).
+		s = math.Max(s, MinTextCSS/float64(smallestBase))
+	case fw >= ReadableWidth && fh >= ReadableHeight:
 		s = math.Max(s, MinTextCSS/float64(smallestBase)) * d.textScale()
-	} else if fh > fw {
-		// A narrow, tall picture (a phone held upright): the width
-		// decides, as the scenes stack their parts.
-		s = math.Max(s, fw/620)
 	}
 	s = math.Min(math.Max(s, 0.55), 3)
 	return s * r
+}
+
+// stacks reports whether a scene stacks its parts one above the other in
+// a w×h picture (device pixels) for d: a tall picture (StackedAspect)
+// narrower than ReadableWidth CSS pixels, where side-by-side parts would be
+// too narrow to hold readable text.
+func stacks(w, h int, d Display) bool {
+	r := d.ratio()
+	fw, fh := float64(w)/r, float64(h)/r
+	return tall(fw, fh) && fw < ReadableWidth
 }
 
 func newStyle(w, h int, d Display) style {
@@ -48,7 +62,18 @@ func newStyle(w, h int, d Display) style {
 	th.LabelSize *= s
 	th.TitleSize *= s
 	th.LineWidth = math.Max(1, th.LineWidth*s)
-	return style{s: s, th: th}
+	return style{s: s, th: th, stacked: stacks(w, h, d)}
+}
+
+// columns splits r into side-by-side columns with widths proportional to
+// weights, gap pixels apart, or, in a stacked picture (a phone held
+// upright, or any tall narrow picture), into rows of heights proportional to the same weights, top to
+// bottom: the layout helper scenes use for their main parts.
+func (st style) columns(r image.Rectangle, gap int, weights ...float64) ([]image.Rectangle, error) {
+	if st.stacked {
+		return plot.SplitRows(r, gap, weights...)
+	}
+	return plot.SplitColumns(r, gap, weights...)
 }
 
 // px scales a length given for the base size.

@@ -256,7 +256,7 @@ func (s *windowScene) Render(dst *image.RGBA) error {
 		errorPanel(dst, body, st, err.Error())
 		return nil
 	}
-	cols, err := plot.SplitColumns(body, st.px(24), 1.7, 1)
+	cols, err := st.columns(body, st.px(24), 1.7, 1)
 	if err != nil {
 		return err
 	}
