@@ -142,7 +142,7 @@ func (g *Shell) press(x, y int) bool {
 		return g.pressPanel(p)
 	}
 	g.editing = false
-	if sr := g.sceneRect(); p.In(sr) {
+	if sr := g.pictureRect(); p.In(sr) {
 		return viz.ClickFor(g.scene(), x-sr.Min.X, y-sr.Min.Y, sr.Dx(), sr.Dy(), g.display())
 	}
 	return false

@@ -165,11 +165,10 @@ func stepValue(w widget, dir int) (string, bool) {
 
 // panelState is what the panel shows besides the values.
 type panelState struct {
-	focus   int      // focused widget, -1 for none
-	editing bool     // a text box is being edited
-	buf     string   // the text being typed
-	status  string   // last error, shown in red
-	explain []string // the scene's explanation, shown under the controls
+	focus   int    // focused widget, -1 for none
+	editing bool   // a text box is being edited
+	buf     string // the text being typed
+	status  string // last error, shown in red
 }
 
 // drawPanel paints the panel into dst (whose bounds are the panel's rect).
@@ -185,32 +184,7 @@ func drawPanel(dst *image.RGBA, L panelLayout, ps panelState) {
 		ts := plot.TextStyle{Size: 13, Color: accent, Align: plot.AlignRight, VAlign: plot.AlignBottom}
 		plot.DrawText(clip, "more below ↓ (scroll or ↑↓)", float64(body.Max.X-panelPad), float64(body.Max.Y-2), ts)
 	}
-	if n := len(L.widgets); n > 0 {
-		drawExplanation(clip, image.Rect(body.Min.X, L.widgets[n-1].row.Max.Y+12, body.Max.X, body.Max.Y), ps.explain)
-	}
 	drawHelp(dst, L, ps)
-}
-
-// drawExplanation writes the scene's explanation, paragraph by paragraph,
-// into the room left under the controls, as far as it fits.
-func drawExplanation(dst *image.RGBA, r image.Rectangle, paras []string) {
-	ts := plot.TextStyle{Font: plot.FontRegular, Size: 14, Color: textColor, VAlign: plot.AlignTop}
-	lh := plot.MeasureText("Xg", ts).Height()
-	if len(paras) == 0 || r.Dy() < 3*lh {
-		return
-	}
-	plot.HLine(dst, r.Min.X+panelPad, r.Max.X-panelPad, r.Min.Y, panelRule)
-	x, y := r.Min.X+panelPad, r.Min.Y+10
-	for _, p := range paras {
-		for _, l := range wrapText(p, r.Dx()-2*panelPad, ts) {
-			if y+lh > r.Max.Y-lh {
-				return
-			}
-			plot.DrawText(dst, l, float64(x), float64(y), ts)
-			y += lh + 2
-		}
-		y += lh / 2
-	}
 }
 
 func drawWidget(dst *image.RGBA, w widget, ps panelState, focused bool) {
@@ -337,26 +311,7 @@ func drawHelp(dst *image.RGBA, L panelLayout, ps panelState) {
 }
 
 // wrapText breaks s into lines no wider than width.
-func wrapText(s string, width int, ts plot.TextStyle) []string {
-	var lines []string
-	cur := ""
-	for _, w := range strings.Fields(s) {
-		try := w
-		if cur != "" {
-			try = cur + " " + w
-		}
-		if cur != "" && plot.MeasureText(try, ts).Width > width {
-			lines = append(lines, cur)
-			cur = w
-			continue
-		}
-		cur = try
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return lines
-}
+func wrapText(s string, width int, ts plot.TextStyle) []string { return plot.WrapText(s, width, ts) }
 
 // tabRects lays the scene tabs across the top bar of width w.
 func tabRects(names []string, w int) []image.Rectangle {

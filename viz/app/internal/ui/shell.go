@@ -220,6 +220,23 @@ func (g *Shell) sceneRect() image.Rectangle {
 	return image.Rect(min(PanelWidth, g.w), TabHeight, g.w, g.h)
 }
 
+// pictureRect is the part of the scene area the scene's picture fills, in
+// window coordinates: all of it, less the explanation under it when the
+// panel shows (the browser shows the explanation in the page instead).
+func (g *Shell) pictureRect() image.Rectangle {
+	sr := g.sceneRect()
+	if g.opts.HidePanel {
+		return sr
+	}
+	sr.Max.Y -= g.explanation(sr).height
+	return sr
+}
+
+// explanation lays out the current scene's explanation for a scene area.
+func (g *Shell) explanation(sr image.Rectangle) explainLayout {
+	return layoutExplanation(sr.Dx(), sr.Dy(), g.scene().Explain())
+}
+
 // values returns the current scene's parameter values.
 func (g *Shell) values() map[string]string {
 	out := map[string]string{}
@@ -237,7 +254,7 @@ func (g *Shell) layout() panelLayout {
 // signature identifies what a scene picture depends on.
 func (g *Shell) signature() string {
 	var b strings.Builder
-	r := g.sceneRect()
+	r := g.pictureRect()
 	fmt.Fprintf(&b, "%s %dx%d %v", g.cur, r.Dx(), r.Dy(), g.display())
 	for _, p := range g.scene().Params() {
 		v, _ := g.scene().Get(p.Name)
@@ -254,8 +271,16 @@ func (g *Shell) refresh() (scene, panel, tabs bool) {
 		if g.sceneRGBA == nil || g.sceneRGBA.Rect.Size() != sr.Size() {
 			g.sceneRGBA = image.NewRGBA(image.Rect(0, 0, max(sr.Dx(), 1), max(sr.Dy(), 1)))
 		}
-		if err := viz.RenderFor(g.scene(), g.sceneRGBA, g.display()); err != nil {
-			errorImage(g.sceneRGBA, err.Error())
+		pic := g.sceneRGBA
+		if !g.opts.HidePanel {
+			// The picture above, the explanation below it.
+			ex := g.explanation(sr)
+			pic = g.sceneRGBA.SubImage(image.Rect(0, 0, sr.Dx(), sr.Dy()-ex.height)).(*image.RGBA)
+			strip, _ := g.sceneRGBA.SubImage(image.Rect(0, sr.Dy()-ex.height, sr.Dx(), sr.Dy())).(*image.RGBA)
+			drawExplanation(strip, ex)
+		}
+		if err := viz.RenderFor(g.scene(), pic, g.display()); err != nil {
+			errorImage(pic, err.Error())
 		}
 		g.renders++
 		g.sceneSig, scene = sig, true
@@ -269,8 +294,7 @@ func (g *Shell) refresh() (scene, panel, tabs bool) {
 		if g.panelRGBA == nil || g.panelRGBA.Rect != pr {
 			g.panelRGBA = image.NewRGBA(pr)
 		}
-		drawPanel(g.panelRGBA, g.layout(), panelState{focus: g.focus, editing: g.editing, buf: g.buf, status: g.status,
-			explain: g.scenes[g.cur].Explain()})
+		drawPanel(g.panelRGBA, g.layout(), panelState{focus: g.focus, editing: g.editing, buf: g.buf, status: g.status})
 		g.panelSig, panel = psig, true
 	}
 	tr := g.tabsRect()
