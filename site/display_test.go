@@ -67,29 +67,50 @@ func TestCanvasAtDeviceResolution(t *testing.T) {
 				assert.InDelta(t, c.CSSW*c.DPR, float64(c.W), 1, "backing store width")
 				assert.InDelta(t, c.CSSH*c.DPR, float64(c.H), 1, "backing store height")
 				assert.Greater(t, c.CSSW, 0.6*float64(vp.w), "the canvas takes most of the width")
-				px := viz.SmallestText(c.W, c.H, viz.Display{PixelRatio: c.DPR}) / c.DPR
-				assert.GreaterOrEqual(t, px, float64(viz.MinTextCSS), "smallest text on a %dx%d canvas: %.1f CSS px", c.W, c.H, px)
+				px := smallestDrawn(t, name, c)
+				assert.GreaterOrEqual(t, px, float64(viz.MinTextCSS)-0.05, "smallest text on a %dx%d canvas: %.1f CSS px", c.W, c.H, px)
 				requireNotBlank(t, tab.shot(t, "#canvas"), name+" canvas")
 				if vp.dpr == 1 {
 					tab.savePage(t, fmt.Sprintf("scene-%s-%dx%d", name, vp.w, vp.h))
 				}
 			})
 		}
+		if vp.dpr == 1 {
+			t.Run(fmt.Sprintf("%dx%d/home", vp.w, vp.h), func(t *testing.T) {
+				tab.do(t, chromedp.EmulateViewport(int64(vp.w), int64(vp.h)), chromedp.Navigate(serverBase(t)))
+				tab.waitReady(t)
+				assert.LessOrEqual(t, eval[int](t, tab, `document.documentElement.scrollWidth`), eval[int](t, tab, `innerWidth`), "sideways scroll")
+				tab.savePage(t, fmt.Sprintf("home-%dx%d", vp.w, vp.h))
+			})
+		}
 	}
 }
 
+// smallestDrawn renders a fresh scene at the size of the page's canvas and
+// returns the size, in CSS pixels, of the smallest text it draws.
+func smallestDrawn(t *testing.T, name string, c canvasInfo) float64 {
+	t.Helper()
+	s, err := viz.New(name)
+	require.NoError(t, err)
+	px, text, err := viz.RenderProbed(s, image.NewRGBA(image.Rect(0, 0, c.W, c.H)), viz.Display{PixelRatio: c.DPR})
+	require.NoError(t, err, "%s at %dx%d device pixels (%.0fx%.0f CSS)", name, c.W, c.H, c.CSSW, c.CSSH)
+	t.Logf("%s on a %.0fx%.0f CSS px canvas: smallest text %.1f CSS px (%q)", name, c.CSSW, c.CSSH, px, text)
+	return px
+}
+
 // At a phone's 390×844 every scene renders (its picture at the canvas's
-// size has no error) and no page scrolls sideways.
+// size has no error) with its parts stacked on a tall canvas (the page
+// scrolls down) and its smallest text at least 14 CSS pixels, and no page
+// scrolls sideways.
 func TestPhoneLayout(t *testing.T) {
 	tab := newTab(t)
 	const w, h, dpr = 390, 844, 3
 	for _, name := range viz.Names() {
 		t.Run(name, func(t *testing.T) {
 			c := openScene(t, tab, w, h, dpr, name)
-			s, err := viz.New(name)
-			require.NoError(t, err)
-			require.NoError(t, viz.RenderFor(s, image.NewRGBA(image.Rect(0, 0, c.W, c.H)), viz.Display{PixelRatio: c.DPR}),
-				"%s at %dx%d device pixels (%.0fx%.0f CSS)", name, c.W, c.H, c.CSSW, c.CSSH)
+			assert.GreaterOrEqual(t, c.CSSH, viz.StackedAspect*c.CSSW, "a canvas tall enough to stack the scene")
+			px := smallestDrawn(t, name, c)
+			assert.GreaterOrEqual(t, px, float64(viz.MinTextCSS)-0.05, "smallest text on a %.0fx%.0f CSS px canvas", c.CSSW, c.CSSH)
 			requireNotBlank(t, tab.shot(t, "#canvas"), name+" canvas")
 			assert.LessOrEqual(t, eval[int](t, tab, `document.documentElement.scrollWidth`), eval[int](t, tab, `innerWidth`), "sideways scroll")
 			tab.savePage(t, fmt.Sprintf("scene-%s-%dx%d", name, w, h))
