@@ -49,6 +49,7 @@ type Axes struct {
 	opts  AxesOptions
 
 	labels []image.Rectangle // marker and band labels drawn since Draw
+	data   *occupancy        // pixels of the plot area holding data since Draw
 }
 
 // NewAxes lays out axes in outer: it measures the tick labels of x and y and
@@ -156,6 +157,7 @@ func (a *Axes) Draw(dst *image.RGBA) {
 	th := a.Theme
 	p := a.Plot
 	a.labels = a.labels[:0]
+	a.data = nil
 	FillRect(dst, a.Outer, th.Background)
 	FillRect(dst, p, th.PlotBackground)
 

@@ -22,7 +22,8 @@ type HeatmapStyle struct {
 	Pool Pool
 }
 
-// Pool is how DrawHeatmap reduces the cells one pixel covers.
+// Pool is how DrawHeatmap and Axes.Heatmap reduce the cells one pixel
+// covers.
 type Pool int
 
 // The pools of HeatmapStyle.Pool.
@@ -32,25 +33,44 @@ const (
 	PoolMin              // keep the smallest value (SQNR: the worst)
 )
 
-// pool reduces data to at most h rows and w columns, bin i covering the
-// cells [i·n/h, (i+1)·n/h) as DrawHeatmap's sampling does.
-func pool(data [][]float64, h, w int, p Pool) [][]float64 {
-	rows, cols := len(data), len(data[0])
-	h, w = min(h, rows), min(w, cols)
-	out := make([][]float64, h)
-	for i := range out {
-		out[i] = make([]float64, w)
-		r0, r1 := i*rows/h, max((i+1)*rows/h, i*rows/h+1)
-		for j := range out[i] {
-			c0, c1 := j*cols/w, max((j+1)*cols/w, j*cols/w+1)
-			v := data[r0][c0]
-			for r := r0; r < r1; r++ {
-				for c := c0; c < c1; c++ {
-					x := data[r][c]
-					switch {
-					case math.IsNaN(v):
-					case math.IsNaN(x), p == PoolMax && x > v, p == PoolMin && x < v:
-						v = x
+// span is the half-open range of grid cells [lo, hi) one pixel row or
+// column covers; lo < 0 means the pixel lies outside the grid.
+type span struct{ lo, hi int }
+
+// uniqueSpans numbers the distinct consecutive spans: it returns, for each
+// pixel, the index of its span in the returned list (-1 outside the grid).
+func uniqueSpans(spans []span) (index []int, uniq []span) {
+	index = make([]int, len(spans))
+	for i, s := range spans {
+		if s.lo < 0 {
+			index[i] = -1
+			continue
+		}
+		if len(uniq) == 0 || uniq[len(uniq)-1] != s {
+			uniq = append(uniq, s)
+		}
+		index[i] = len(uniq) - 1
+	}
+	return index, uniq
+}
+
+// poolGrid reduces data to one value per (row span, column span): the cell
+// at the spans' start for PoolNone, else the largest or smallest, a NaN
+// cell winning any pool.
+func poolGrid(data [][]float64, rows, cols []span, p Pool) [][]float64 {
+	out := make([][]float64, len(rows))
+	for i, rs := range rows {
+		out[i] = make([]float64, len(cols))
+		for j, cs := range cols {
+			v := data[rs.lo][cs.lo]
+			if p != PoolNone {
+				for r := rs.lo; r < rs.hi; r++ {
+					for _, x := range data[r][cs.lo:cs.hi] {
+						switch {
+						case math.IsNaN(v):
+						case math.IsNaN(x), p == PoolMax && x > v, p == PoolMin && x < v:
+							v = x
+						}
 					}
 				}
 			}
@@ -58,6 +78,20 @@ func pool(data [][]float64, h, w int, p Pool) [][]float64 {
 		}
 	}
 	return out
+}
+
+// paintGrid is the one cell-painting path of DrawHeatmap and Axes.Heatmap:
+// pixel (x, y) of area shows the cells of rowSpan[y-area.Min.Y] ×
+// colSpan[x-area.Min.X], reduced by pool; pixels outside the grid are left
+// untouched.
+func paintGrid(dst *image.RGBA, area image.Rectangle, data [][]float64, rowSpan, colSpan []span, p Pool, cm *ColorMap, value Scale) {
+	rowOf, rows := uniqueSpans(rowSpan)
+	colOf, cols := uniqueSpans(colSpan)
+	if len(rows) == 0 || len(cols) == 0 {
+		return
+	}
+	grid := poolGrid(data, rows, cols, p)
+	paintCells(dst, area, cellIndices(grid, value), len(cols), rowOf, colOf, cm)
 }
 
 // resolve fills in defaults and returns the colour map and a value scale
@@ -210,6 +244,21 @@ func copyRowCells(dst, src []uint8, colOf []int) {
 	}
 }
 
+// pixelSpans divides n cells among px pixels: pixel i covers cells
+// [i·n/px, (i+1)·n/px), at least one; without pooling only the first.
+func pixelSpans(n, px int, p Pool) []span {
+	out := make([]span, px)
+	for i := range out {
+		lo := min(i*n/px, n-1)
+		hi := lo + 1
+		if p != PoolNone {
+			hi = min(max((i+1)*n/px, hi), n)
+		}
+		out[i] = span{lo, hi}
+	}
+	return out
+}
+
 // DrawHeatmap fills r with the grid data[row][col], row 0 at the top and
 // column 0 at the left, each cell a nearest-neighbour block of pixels. NaN
 // cells get NaNColor. It fails on empty or ragged data, or when st.Value is
@@ -230,19 +279,7 @@ func DrawHeatmap(dst *image.RGBA, r image.Rectangle, data [][]float64, st Heatma
 	if r.Empty() {
 		return nil
 	}
-	if st.Pool != PoolNone && (rows > r.Dy() || cols > r.Dx()) {
-		data = pool(data, r.Dy(), r.Dx(), st.Pool)
-		rows, cols = len(data), len(data[0])
-	}
-	rowOf := make([]int, r.Dy())
-	for y := range rowOf {
-		rowOf[y] = min(y*rows/r.Dy(), rows-1)
-	}
-	colOf := make([]int, r.Dx())
-	for x := range colOf {
-		colOf[x] = min(x*cols/r.Dx(), cols-1)
-	}
-	paintCells(dst, r, cellIndices(data, value), cols, rowOf, colOf, cm)
+	paintGrid(dst, r, data, pixelSpans(rows, r.Dy(), st.Pool), pixelSpans(cols, r.Dx(), st.Pool), st.Pool, cm, value)
 	return nil
 }
 
@@ -267,26 +304,36 @@ func (a *Axes) Heatmap(dst *image.RGBA, data [][]float64, st HeatmapStyle) error
 		return err
 	}
 	p := a.Plot
-	cellOf := func(s Scale, px float64, n int) int {
+	// spanOf returns the cells pixel [px, px+1) covers along s: the one
+	// under its centre, or with pooling all it touches.
+	spanOf := func(s Scale, px float64, n int) span {
 		lo, hi := s.Domain()
 		lo, hi = math.Min(lo, hi), math.Max(lo, hi)
-		f := (s.Invert(px) - lo) / (hi - lo)
-		if !(f >= 0 && f < 1) {
-			if f == 1 { // the far edge belongs to the last cell
-				return n - 1
-			}
-			return -1
+		frac := func(v float64) float64 { return (s.Invert(v) - lo) / (hi - lo) }
+		f := frac(px + 0.5)
+		if !(f >= 0 && f <= 1) {
+			return span{-1, -1}
 		}
-		return min(int(f*float64(n)), n-1)
+		c := min(int(f*float64(n)), n-1)
+		if st.Pool == PoolNone {
+			return span{c, c + 1}
+		}
+		f0, f1 := frac(px), frac(px+1)
+		f0, f1 = math.Min(f0, f1), math.Max(f0, f1)
+		// A pixel edge on a cell edge must not reach into the next cell.
+		const eps = 1e-9
+		c0 := max(int(math.Floor(f0*float64(n)+eps)), 0)
+		c1 := min(int(math.Ceil(f1*float64(n)-eps)), n)
+		return span{min(c0, c), max(c1, c+1)}
 	}
-	colOf := make([]int, p.Dx())
-	for i := range colOf {
-		colOf[i] = cellOf(a.X, float64(p.Min.X+i)+0.5, cols)
+	colSpan := make([]span, p.Dx())
+	for i := range colSpan {
+		colSpan[i] = spanOf(a.X, float64(p.Min.X+i), cols)
 	}
-	rowOf := make([]int, p.Dy())
-	for i := range rowOf {
-		rowOf[i] = cellOf(a.Y, float64(p.Min.Y+i)+0.5, rows)
+	rowSpan := make([]span, p.Dy())
+	for i := range rowSpan {
+		rowSpan[i] = spanOf(a.Y, float64(p.Min.Y+i), rows)
 	}
-	paintCells(a.Clip(dst), p, cellIndices(data, value), cols, rowOf, colOf, cm)
+	paintGrid(a.Clip(dst), p, data, rowSpan, colSpan, st.Pool, cm, value)
 	return nil
 }

@@ -48,6 +48,34 @@ const (
 	legendBorderW = 1
 )
 
+// legendSize returns the width and height of the legend box of entries.
+func legendSize(entries []LegendEntry, t *Theme) image.Point {
+	ts := t.tickStyle()
+	rowH := max(MeasureText("Xg", ts).Height(), 14)
+	textW := 0
+	for _, e := range entries {
+		textW = max(textW, MeasureText(e.Label, ts).Width)
+	}
+	return image.Pt(2*legendPad+legendKeyW+legendKeyGap+textW, 2*legendPad+len(entries)*rowH+(len(entries)-1)*legendRowGap)
+}
+
+// cornerBox returns the box of size sz in the given corner of area, at
+// legendMargin from its edges.
+func cornerBox(area image.Rectangle, corner Corner, sz image.Point) image.Rectangle {
+	var at image.Point
+	switch corner {
+	case TopLeft:
+		at = image.Pt(area.Min.X+legendMargin, area.Min.Y+legendMargin)
+	case BottomLeft:
+		at = image.Pt(area.Min.X+legendMargin, area.Max.Y-legendMargin-sz.Y)
+	case BottomRight:
+		at = image.Pt(area.Max.X-legendMargin-sz.X, area.Max.Y-legendMargin-sz.Y)
+	default:
+		at = image.Pt(area.Max.X-legendMargin-sz.X, area.Min.Y+legendMargin)
+	}
+	return image.Rectangle{Min: at, Max: at.Add(sz)}
+}
+
 // DrawLegend draws a legend box with one row per entry in the given corner
 // of area, and returns the box. It fails if there are no entries.
 func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []LegendEntry, th *Theme) (image.Rectangle, error) {
@@ -58,31 +86,18 @@ func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []
 		return image.Rectangle{}, fmt.Errorf("plot: legend: %w: no entries", ErrEmptyData)
 	}
 	t := themeOrDefault(th)
+	box := cornerBox(area.Canon(), corner, legendSize(entries, &t))
+	drawLegendBox(dst, box, entries, &t)
+	return box, nil
+}
+
+// drawLegendBox draws the legend of entries in box.
+func drawLegendBox(dst *image.RGBA, box image.Rectangle, entries []LegendEntry, t *Theme) {
 	ts := t.tickStyle()
 	ts.VAlign = AlignMiddle
 	rowH := max(MeasureText("Xg", ts).Height(), 14)
-	textW := 0
-	for _, e := range entries {
-		textW = max(textW, MeasureText(e.Label, ts).Width)
-	}
-	bw := 2*legendPad + legendKeyW + legendKeyGap + textW
-	bh := 2*legendPad + len(entries)*rowH + (len(entries)-1)*legendRowGap
-	area = area.Canon()
-	var at image.Point
-	switch corner {
-	case TopLeft:
-		at = image.Pt(area.Min.X+legendMargin, area.Min.Y+legendMargin)
-	case BottomLeft:
-		at = image.Pt(area.Min.X+legendMargin, area.Max.Y-legendMargin-bh)
-	case BottomRight:
-		at = image.Pt(area.Max.X-legendMargin-bw, area.Max.Y-legendMargin-bh)
-	default:
-		at = image.Pt(area.Max.X-legendMargin-bw, area.Min.Y+legendMargin)
-	}
-	box := image.Rectangle{Min: at, Max: at.Add(image.Pt(bw, bh))}
 	FillRect(dst, box, t.LegendFill)
 	StrokeRect(dst, box, legendBorderW, t.Grid)
-
 	for i, e := range entries {
 		top := box.Min.Y + legendPad + i*(rowH+legendRowGap)
 		cy := float64(top) + float64(rowH)/2
@@ -90,7 +105,7 @@ func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []
 		kx1 := kx0 + legendKeyW
 		s := min(rowH-2, 14)
 		x0, y0 := int(kx0)+(legendKeyW-s)/2, top+(rowH-s)/2
-		drawLegendKey(dst, e, &t, legendKey{
+		drawLegendKey(dst, e, t, legendKey{
 			x0: kx0, x1: kx1, y: cy,
 			swatch:     image.Rect(x0, y0, x0+s, y0+s),
 			marker:     8,
@@ -98,13 +113,78 @@ func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []
 		})
 		DrawText(dst, e.Label, kx1+legendKeyGap, cy, ts)
 	}
+}
+
+// Legend draws a legend where it hides no data drawn on the axes since Draw
+// (see Covered): in the given corner of the plot area if that is free, else
+// in the first free other corner, else at the free place nearest to that
+// corner, else beside the plot area in a margin of the outer rectangle wide
+// enough for it, else where it covers the fewest data pixels. It returns
+// the box, and fails if there are no entries.
+func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (image.Rectangle, error) {
+	if dst == nil {
+		return image.Rectangle{}, fmt.Errorf("plot: legend: %w", ErrNilImage)
+	}
+	if len(entries) == 0 {
+		return image.Rectangle{}, fmt.Errorf("plot: legend: %w: no entries", ErrEmptyData)
+	}
+	t := a.Theme
+	box := a.legendPlace(corner, legendSize(entries, &t))
+	target := dst
+	if box.In(a.Plot) {
+		target = a.Clip(dst)
+	}
+	drawLegendBox(target, box, entries, &t)
+	notifyLegend(LegendPlacement{Plot: a.Plot, Box: box, Covered: a.Covered(box.Inset(-1))})
 	return box, nil
 }
 
-// Legend draws a legend in the given corner of the plot area.
-func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (image.Rectangle, error) {
-	t := a.Theme
-	return DrawLegend(a.Clip(dst), a.Plot, corner, entries, &t)
+// legendPlace chooses the legend box of size sz as Legend documents.
+func (a *Axes) legendPlace(corner Corner, sz image.Point) image.Rectangle {
+	p := a.Plot
+	// The border pixel around the box must be free too: data touching the
+	// frame would read as part of it.
+	free := func(b image.Rectangle) bool { return b.In(p) && a.Covered(b.Inset(-1)) == 0 }
+	first := cornerBox(p, corner, sz)
+	if free(first) {
+		return first
+	}
+	for _, c := range []Corner{TopRight, TopLeft, BottomLeft, BottomRight} {
+		if b := cornerBox(p, c, sz); c != corner && free(b) {
+			return b
+		}
+	}
+	// Scan positions on a grid, nearest to the preferred corner first.
+	step := max(4, min(p.Dx(), p.Dy())/32)
+	best, bestD := image.Rectangle{}, math.Inf(1)
+	for y := p.Min.Y + legendMargin; y+sz.Y <= p.Max.Y-legendMargin; y += step {
+		for x := p.Min.X + legendMargin; x+sz.X <= p.Max.X-legendMargin; x += step {
+			b := image.Rectangle{Min: image.Pt(x, y), Max: image.Pt(x+sz.X, y+sz.Y)}
+			d := math.Hypot(float64(b.Min.X-first.Min.X), float64(b.Min.Y-first.Min.Y))
+			if d < bestD && free(b) {
+				best, bestD = b, d
+			}
+		}
+	}
+	if !best.Empty() {
+		return best
+	}
+	// Beside the plot, in the right margin.
+	o := a.Outer
+	if o.Max.X-p.Max.X >= sz.X+2*legendMargin {
+		return image.Rectangle{Min: image.Pt(p.Max.X+legendMargin, p.Min.Y), Max: image.Pt(p.Max.X+legendMargin+sz.X, p.Min.Y+sz.Y)}
+	}
+	// The least covered place, as a last resort.
+	best, least := first, a.Covered(first.Inset(-1))
+	for y := p.Min.Y; y+sz.Y <= p.Max.Y; y += step {
+		for x := p.Min.X; x+sz.X <= p.Max.X; x += step {
+			b := image.Rectangle{Min: image.Pt(x, y), Max: image.Pt(x+sz.X, y+sz.Y)}
+			if n := a.Covered(b.Inset(-1)); n < least {
+				best, least = b, n
+			}
+		}
+	}
+	return best
 }
 
 // DrawInlineLegend draws legend entries side by side in a row starting at

@@ -63,6 +63,7 @@ func (a *Axes) fillBar(clip *image.RGBA, xa, xb, yBase, yTop float64, st BarStyl
 	x0, x1 := spanPixels(lim(xa), lim(xb))
 	y0, y1 := spanPixels(lim(yTop), lim(yBase))
 	r := image.Rect(x0, y0, x1, y1)
+	a.occ().markRect(r)
 	FillRect(clip, r, st.Fill)
 	if st.EdgeWidth > 0 {
 		StrokeRect(clip, r, st.EdgeWidth, st.Edge)
@@ -192,6 +193,7 @@ func (a *Axes) labelBox(dst *image.RGBA, s string, x, y float64, st TextStyle) i
 		}
 	}
 	a.labels = append(a.labels, box)
+	a.occ().markRect(box.Inset(-2))
 	FillRect(dst, box.Inset(-2), a.Theme.LegendFill)
 	return DrawText(dst, s, x, y, st)
 }
@@ -208,6 +210,7 @@ func (a *Axes) VMarker(dst *image.RGBA, x float64, label string, st LineStyle) {
 	clip := a.Clip(dst)
 	top, bottom := float64(a.Plot.Min.Y), float64(a.Plot.Max.Y)
 	line := []Point{{px, bottom}, {px, top}}
+	a.occ().markPolyline(line, st.Width/2)
 	if len(st.Dash) > 0 {
 		DashedPolyline(clip, line, st.Width, st.Dash, st.Color)
 	} else {
@@ -236,6 +239,7 @@ func (a *Axes) HMarker(dst *image.RGBA, y float64, label string, st LineStyle) {
 	}
 	clip := a.Clip(dst)
 	line := []Point{{float64(a.Plot.Min.X), py}, {float64(a.Plot.Max.X), py}}
+	a.occ().markPolyline(line, st.Width/2)
 	if len(st.Dash) > 0 {
 		DashedPolyline(clip, line, st.Width, st.Dash, st.Color)
 	} else {
@@ -263,5 +267,5 @@ func (a *Axes) Text(dst *image.RGBA, x, y float64, s string, st TextStyle) {
 	if !p.finite() {
 		return
 	}
-	DrawText(a.Clip(dst), s, p.X, p.Y, st)
+	a.occ().markRect(DrawText(a.Clip(dst), s, p.X, p.Y, st))
 }

@@ -66,8 +66,9 @@ func (a *Axes) strokePixels(dst *image.RGBA, pts []Point, st LineStyle) {
 	} else {
 		Polyline(clip, pts, st.Width, st.Color)
 	}
+	a.occ().markPolyline(pts, st.Width/2)
 	if st.Marker != MarkerNone {
-		DrawMarkers(clip, st.Marker, pts, st.MarkerSize, st.MarkerFill)
+		a.drawMarkers(clip, st.Marker, pts, st.MarkerSize, st.MarkerFill)
 	}
 }
 
@@ -126,7 +127,7 @@ func (a *Axes) Step(dst *image.RGBA, xs, ys []float64, mode StepMode, st LineSty
 	st.Marker = MarkerNone
 	a.strokePixels(dst, stairs, st)
 	if marker != MarkerNone {
-		DrawMarkers(a.Clip(dst), marker, data, st.MarkerSize, st.MarkerFill)
+		a.drawMarkers(a.Clip(dst), marker, data, st.MarkerSize, st.MarkerFill)
 	}
 	return nil
 }
@@ -154,6 +155,15 @@ func (a *Axes) Scatter(dst *image.RGBA, xs, ys []float64, st MarkerStyle) error 
 	if st.Color == (color.RGBA{}) {
 		st.Color = a.Theme.Foreground
 	}
-	DrawMarkers(a.Clip(dst), st.Shape, a.mapPoints(xs, ys), st.Size, st.Color)
+	a.drawMarkers(a.Clip(dst), st.Shape, a.mapPoints(xs, ys), st.Size, st.Color)
 	return nil
+}
+
+// drawMarkers draws markers at pts and records them as data.
+func (a *Axes) drawMarkers(clip *image.RGBA, m Marker, pts []Point, size float64, c color.RGBA) {
+	DrawMarkers(clip, m, pts, size, c)
+	o := a.occ()
+	for _, p := range pts {
+		o.markDisc(p, size/2)
+	}
 }
