@@ -225,15 +225,26 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 			return err
 		}
 	}
+	legends := [][]plot.LegendEntry{{
+		{Label: "amax of the step", Color: plot.ReddishPurple, Width: st.pxf(1.5), Marker: plot.MarkerCircle},
+		{Label: "max ÷ scale: above it values clip", Color: plot.Blue, Width: st.pxf(2.5)},
+		{Label: "overflow", Color: plot.Vermillion, Kind: plot.LegendMarker, Marker: plot.MarkerTriangleUp},
+	}, {
+		{Label: "delayed", Color: plot.Blue, Width: st.pxf(2.5)},
+		{Label: "current", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
+	}, {
+		{Label: "delayed", Color: plot.Blue, Width: st.pxf(2)},
+		{Label: "current", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
+	}}
 	axes, err := alignedAxes(rows,
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, yAmax, titles[0], "", "magnitude")
+			return st.axes(r, xs, yAmax, titles[0], "", "magnitude", legends[0]...)
 		},
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, yScale, titles[1], "", "scale")
+			return st.axes(r, xs, yScale, titles[1], "", "scale", legends[1]...)
 		},
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, ySQ, titles[2], xlabel, "SQNR (dB)")
+			return st.axes(r, xs, ySQ, titles[2], xlabel, "SQNR (dB)", legends[2]...)
 		})
 	if err != nil {
 		return err
@@ -271,24 +282,12 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 	if err := axes[2].Line(dst, x, sq, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2)}); err != nil {
 		return err
 	}
-	if _, err := axes[0].Legend(dst, plot.TopLeft, []plot.LegendEntry{
-		{Label: "amax of the step", Color: plot.ReddishPurple, Width: st.pxf(1.5), Marker: plot.MarkerCircle},
-		{Label: "max ÷ scale: above it values clip", Color: plot.Blue, Width: st.pxf(2.5)},
-		{Label: "overflow", Color: plot.Vermillion, Kind: plot.LegendMarker, Marker: plot.MarkerTriangleUp},
-	}); err != nil {
-		return err
+	for i, c := range []plot.Corner{plot.TopLeft, plot.TopRight, plot.BottomRight} {
+		if _, err := axes[i].Legend(dst, c, legends[i]); err != nil {
+			return err
+		}
 	}
-	if _, err := axes[1].Legend(dst, plot.TopRight, []plot.LegendEntry{
-		{Label: "delayed", Color: plot.Blue, Width: st.pxf(2.5)},
-		{Label: "current", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
-	}); err != nil {
-		return err
-	}
-	_, err = axes[2].Legend(dst, plot.BottomRight, []plot.LegendEntry{
-		{Label: "delayed", Color: plot.Blue, Width: st.pxf(2)},
-		{Label: "current", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
-	})
-	return err
+	return nil
 }
 
 // log2Span returns a log2 scale over whole binades covering the positive

@@ -187,7 +187,13 @@ func (s *ditherScene) drawPSNR(dst *image.RGBA, st style, r image.Rectangle) err
 	if err != nil {
 		return err
 	}
-	ax, err := st.axes(r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)")
+	legend := []plot.LegendEntry{
+		{Label: "mean of N stochastic frames", Color: plot.Blue, Width: st.pxf(2.5)},
+		{Label: "nearest", Color: plot.Vermillion, Width: st.pxf(2)},
+		{Label: "Bayer", Color: plot.BluishGreen, Width: st.pxf(2), Dash: []float64{st.pxf(6), st.pxf(4)}},
+		{Label: "Floyd–Steinberg", Color: plot.ReddishPurple, Width: st.pxf(2), Dash: []float64{st.pxf(2), st.pxf(3)}},
+	}
+	ax, err := st.axes(r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)", legend...)
 	if err != nil {
 		return err
 	}
@@ -214,12 +220,7 @@ func (s *ditherScene) drawPSNR(dst *image.RGBA, st style, r image.Rectangle) err
 	}
 	p := ax.Map(float64(n), s.psnr[n-1])
 	plot.FillCircle(ax.Clip(dst), p.X, p.Y, st.pxf(5), plot.Blue)
-	_, err = ax.Legend(dst, plot.TopLeft, []plot.LegendEntry{
-		{Label: "mean of N stochastic frames", Color: plot.Blue, Width: st.pxf(2.5)},
-		{Label: "nearest", Color: plot.Vermillion, Width: st.pxf(2)},
-		{Label: "Bayer", Color: plot.BluishGreen, Width: st.pxf(2), Dash: []float64{st.pxf(6), st.pxf(4)}},
-		{Label: "Floyd–Steinberg", Color: plot.ReddishPurple, Width: st.pxf(2), Dash: []float64{st.pxf(2), st.pxf(3)}},
-	})
+	_, err = ax.Legend(dst, plot.TopLeft, legend)
 	return err
 }
 
@@ -250,7 +251,12 @@ func (s *ditherScene) drawTiny(dst *image.RGBA, st style, r image.Rectangle) err
 	if err != nil {
 		return err
 	}
-	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Tiny updates: w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format")), "step", "w")
+	legend := []plot.LegendEntry{
+		{Label: "exact sum", Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}},
+		{Label: "round to nearest", Color: plot.Vermillion, Width: st.pxf(2.5)},
+		{Label: "stochastic rounding", Color: plot.Blue, Width: st.pxf(2)},
+	}
+	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Tiny updates: w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format")), "step", "w", legend...)
 	if err != nil {
 		return err
 	}
@@ -264,10 +270,6 @@ func (s *ditherScene) drawTiny(dst *image.RGBA, st style, r image.Rectangle) err
 	if err := ax.Step(dst, steps, sto, plot.StepPost, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2)}); err != nil {
 		return err
 	}
-	_, err = ax.Legend(dst, plot.TopLeft, []plot.LegendEntry{
-		{Label: "exact sum", Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}},
-		{Label: "round to nearest", Color: plot.Vermillion, Width: st.pxf(2.5)},
-		{Label: "stochastic rounding", Color: plot.Blue, Width: st.pxf(2)},
-	})
+	_, err = ax.Legend(dst, plot.TopLeft, legend)
 	return err
 }

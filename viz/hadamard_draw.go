@@ -120,7 +120,7 @@ func (s *hadamardScene) drawGains(dst *image.RGBA, st style, r image.Rectangle) 
 		if v < 0 {
 			ts.VAlign, y = plot.AlignTop, p.Y+st.pxf(4)
 		}
-		plot.DrawText(dst, t, p.X, y, ts)
+		ax.DrawText(dst, t, p.X, y, ts)
 	}
 	return nil
 }
@@ -180,7 +180,11 @@ func (s *hadamardScene) drawSQNR(dst *image.RGBA, st style, r image.Rectangle) e
 	if err != nil {
 		return err
 	}
-	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Quantization SQNR (%s, per %s)", s.format.Name(), s.ps.str("granularity")), "", "SQNR (dB)")
+	legend := []plot.LegendEntry{
+		{Label: "quantized directly", Color: plot.Vermillion, Kind: plot.LegendSwatch},
+		{Label: "rotate, quantize, rotate back", Color: plot.Blue, Kind: plot.LegendSwatch},
+	}
+	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Quantization SQNR (%s, per %s)", s.format.Name(), s.ps.str("granularity")), "", "SQNR (dB)", legend...)
 	if err != nil {
 		return err
 	}
@@ -205,13 +209,10 @@ func (s *hadamardScene) drawSQNR(dst *image.RGBA, st style, r image.Rectangle) e
 			x := float64(i) - 0.19 + 0.38*float64(k)
 			y := math.Max(0, math.Min(v, top*1.2))
 			p := ax.Map(x, y)
-			plot.DrawText(dst, dB(v), p.X, p.Y-st.pxf(4), ts)
+			ax.DrawText(dst, dB(v), p.X, p.Y-st.pxf(4), ts)
 		}
 	}
-	_, err = ax.Legend(dst, plot.TopRight, []plot.LegendEntry{
-		{Label: "quantized directly", Color: plot.Vermillion, Kind: plot.LegendSwatch},
-		{Label: "rotate, quantize, rotate back", Color: plot.Blue, Kind: plot.LegendSwatch},
-	})
+	_, err = ax.Legend(dst, plot.TopRight, legend)
 	return err
 }
 
@@ -242,7 +243,11 @@ func (s *hadamardScene) drawErrors(dst *image.RGBA, st style, r image.Rectangle)
 	if err != nil {
 		return err
 	}
-	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Error of each element (row 0, first %d)", n), "element", "|error|")
+	legend := []plot.LegendEntry{
+		{Label: "quantized directly", Color: plot.Vermillion, Width: st.pxf(2)},
+		{Label: "with rotation", Color: plot.Blue, Width: st.pxf(2)},
+	}
+	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Error of each element (row 0, first %d)", n), "element", "|error|", legend...)
 	if err != nil {
 		return err
 	}
@@ -255,10 +260,7 @@ func (s *hadamardScene) drawErrors(dst *image.RGBA, st style, r image.Rectangle)
 	}
 	ts := st.muted()
 	ts.VAlign = plot.AlignBottom
-	plot.DrawText(dst, "zero error is not drawn on the log axis", float64(ax.Plot.Min.X+st.px(6)), float64(ax.Plot.Max.Y-st.px(4)), ts)
-	_, err = ax.Legend(dst, plot.TopRight, []plot.LegendEntry{
-		{Label: "quantized directly", Color: plot.Vermillion, Width: st.pxf(2)},
-		{Label: "with rotation", Color: plot.Blue, Width: st.pxf(2)},
-	})
+	ax.DrawText(dst, "zero error is not drawn on the log axis", float64(ax.Plot.Min.X+st.px(6)), float64(ax.Plot.Max.Y-st.px(4)), ts)
+	_, err = ax.Legend(dst, plot.TopRight, legend)
 	return err
 }

@@ -211,15 +211,20 @@ func (s *stochasticScene) drawRunning(dst *image.RGBA, st style, r image.Rectang
 	if compact {
 		title, xl = "", ""
 	}
-	ax, err := st.axes(r, xs, ys, title, xl, "mean")
-	if err != nil {
-		return err
-	}
-	ax.Draw(dst)
 	rc := srRuleColors[0]
 	if res.rule == fp8.StochasticNearest {
 		rc = srRuleColors[1]
 	}
+	legend := []plot.LegendEntry{
+		{Label: "mean of the first n draws", Color: srMeasuredColor, Width: st.pxf(2)},
+		{Label: "exact mean, " + res.rule.String() + " rule", Color: rc, Width: st.pxf(2)},
+		{Label: "±3σ", Color: rc, Width: st.pxf(1.2), Dash: []float64{st.pxf(4), st.pxf(3)}},
+	}
+	ax, err := st.axes(r, xs, ys, title, xl, "mean", legend...)
+	if err != nil {
+		return err
+	}
+	ax.Draw(dst)
 	// ±3σ of the mean of n draws around the exact mean.
 	var up, dn []float64
 	for _, n := range res.runN {
@@ -238,14 +243,7 @@ func (s *stochasticScene) drawRunning(dst *image.RGBA, st style, r image.Rectang
 	if err := ax.Line(dst, res.runN, res.runV, plot.LineStyle{Color: srMeasuredColor, Width: st.pxf(2)}); err != nil {
 		return err
 	}
-	if ax.Plot.Dy() < st.px(200) {
-		return nil // the legend would hide the curves; the bars above use the same colours
-	}
-	_, err = ax.Legend(dst, plot.BottomRight, []plot.LegendEntry{
-		{Label: "mean of the first n draws", Color: srMeasuredColor, Width: st.pxf(2)},
-		{Label: "exact mean, " + res.rule.String() + " rule", Color: rc, Width: st.pxf(2)},
-		{Label: "±3σ", Color: rc, Width: st.pxf(1.2), Dash: []float64{st.pxf(4), st.pxf(3)}},
-	})
+	_, err = ax.Legend(dst, plot.BottomRight, legend)
 	return err
 }
 
@@ -275,26 +273,25 @@ func (s *stochasticScene) drawBias(dst *image.RGBA, st style, r image.Rectangle,
 	if compact {
 		title, xl = "", ""
 	}
-	ax, err := st.axes(r, xs, ys, title, xl, "bias (steps)")
-	if err != nil {
-		return err
-	}
-	ax.Draw(dst)
-	ax.HMarker(dst, 0, "", plot.LineStyle{Color: st.th.MutedText, Width: st.pxf(1)})
-	ax.VMarker(dst, float64(res.drawR), "r = "+strconv.Itoa(res.drawR), plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}})
 	var legend []plot.LegendEntry
 	for i, rl := range srRules {
 		w := st.pxf(1.5)
 		if rl == res.rule {
 			w = st.pxf(3)
 		}
-		if err := ax.Line(dst, rs, res.curve[i], plot.LineStyle{Color: srRuleColors[i], Width: w, Marker: plot.MarkerCircle, MarkerSize: st.pxf(5)}); err != nil {
-			return err
-		}
 		legend = append(legend, plot.LegendEntry{Label: rl.String(), Color: srRuleColors[i], Width: w, Marker: plot.MarkerCircle})
 	}
-	if ax.Plot.Dy() < st.px(200) {
-		return nil
+	ax, err := st.axes(r, xs, ys, title, xl, "bias (steps)", legend...)
+	if err != nil {
+		return err
+	}
+	ax.Draw(dst)
+	ax.HMarker(dst, 0, "", plot.LineStyle{Color: st.th.MutedText, Width: st.pxf(1)})
+	ax.VMarker(dst, float64(res.drawR), "r = "+strconv.Itoa(res.drawR), plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}})
+	for i := range srRules {
+		if err := ax.Line(dst, rs, res.curve[i], plot.LineStyle{Color: srRuleColors[i], Width: legend[i].Width, Marker: plot.MarkerCircle, MarkerSize: st.pxf(5)}); err != nil {
+			return err
+		}
 	}
 	_, err = ax.Legend(dst, plot.BottomRight, legend)
 	return err

@@ -99,10 +99,12 @@ func (st style) muted() plot.TextStyle { return st.text(14, plot.FontRegular, st
 // heading is the style of a panel heading: bold at the theme's title size.
 func (st style) heading() plot.TextStyle { return st.text(17, plot.FontBold, color.RGBA{}) }
 
-// axes makes axes with the style's theme.
-func (st style) axes(r image.Rectangle, x, y plot.Scale, title, xlabel, ylabel string) (*plot.Axes, error) {
+// axes makes axes with the style's theme; legend lists the entries the
+// caller will pass to Legend, so that the axes leave room for them above the
+// plot when they would not fit beside the data (see plot.AxesOptions).
+func (st style) axes(r image.Rectangle, x, y plot.Scale, title, xlabel, ylabel string, legend ...plot.LegendEntry) (*plot.Axes, error) {
 	th := st.th
-	return plot.NewAxes(r, x, y, plot.AxesOptions{Title: title, XLabel: xlabel, YLabel: ylabel, Theme: &th})
+	return plot.NewAxes(r, x, y, plot.AxesOptions{Title: title, XLabel: xlabel, YLabel: ylabel, Theme: &th, Legend: legend})
 }
 
 // textLines draws lines of text top-down from (x, y) and returns the y below

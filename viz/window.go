@@ -312,7 +312,13 @@ func (s *windowScene) drawHistogram(dst *image.RGBA, st style, r image.Rectangle
 	if err != nil {
 		return err
 	}
-	ax, err := st.axes(r, xs, ys, "", "|x| (one bar per binade)", "values")
+	leg := []plot.LegendEntry{
+		{Label: "flushed to zero", Color: fateUnderflow, Kind: plot.LegendSwatch},
+		{Label: "subnormal", Color: fateSubnormal, Kind: plot.LegendSwatch},
+		{Label: "normal", Color: fateNormal, Kind: plot.LegendSwatch},
+		{Label: "clipped to max", Color: fateOverflow, Kind: plot.LegendSwatch},
+	}
+	ax, err := st.axes(r, xs, ys, "", "|x| (one bar per binade)", "values", leg...)
 	if err != nil {
 		return err
 	}
@@ -358,12 +364,6 @@ func (s *windowScene) drawHistogram(dst *image.RGBA, st style, r image.Rectangle
 	}
 	if v := in.MinSubnormal / sc; in.MinSubnormal > 0 && inside(v) {
 		ax.VMarker(dst, v, "min subnormal ÷ scale", mk)
-	}
-	leg := []plot.LegendEntry{
-		{Label: "flushed to zero", Color: fateUnderflow, Kind: plot.LegendSwatch},
-		{Label: "subnormal", Color: fateSubnormal, Kind: plot.LegendSwatch},
-		{Label: "normal", Color: fateNormal, Kind: plot.LegendSwatch},
-		{Label: "clipped to max", Color: fateOverflow, Kind: plot.LegendSwatch},
 	}
 	_, err = ax.Legend(dst, plot.TopLeft, leg)
 	return err

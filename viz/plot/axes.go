@@ -31,6 +31,12 @@ type AxesOptions struct {
 	// noTitleWrap keeps a title wider than the axes on one line, when
 	// wrapping it would leave no room for the plot.
 	noTitleWrap bool
+
+	// Legend lists the entries the caller will pass to Legend, if any, for
+	// a legend that must never hide data whatever the data: NewAxes leaves
+	// a strip above the plot area where Legend then writes them in rows,
+	// outside the plot, unless that would halve the plot area.
+	Legend []LegendEntry
 }
 
 // Axes is a plot area inside a rectangle, with x and y scales fitted to it
@@ -49,6 +55,7 @@ type Axes struct {
 	opts  AxesOptions
 
 	labels []image.Rectangle // marker and band labels drawn since Draw
+	strip  int               // height of the legend strip above Plot; 0 for none
 	data   *occupancy        // pixels of the plot area holding data since Draw
 }
 
@@ -62,16 +69,18 @@ func NewAxes(outer image.Rectangle, x, y Scale, opts AxesOptions) (*Axes, error)
 	}
 	outer = outer.Canon()
 	a := &Axes{Outer: outer, Theme: themeOrDefault(opts.Theme), opts: opts}
-	plot := outer
-	for range 4 {
-		a.fit(x, y, plot)
-		next := a.plotRect()
-		if next == plot {
-			break
+	plot := a.layout(x, y, outer)
+	if len(opts.Legend) > 0 {
+		// Unless the strip would squeeze the plot area to less than half
+		// its height: then Legend finds a free place or none.
+		a.strip = 1
+		if p := a.layout(x, y, plot); p.Dy() >= max(2*minPlotSize, plot.Dy()/2) {
+			plot = p
+		} else {
+			a.strip = 0
+			a.layout(x, y, plot)
 		}
-		plot = next
 	}
-	a.fit(x, y, plot)
 	if plot.Dx() < minPlotSize || plot.Dy() < minPlotSize {
 		if len(a.titleLines()) > 1 {
 			// No room for a wrapped title: keep it on one line.
@@ -81,6 +90,21 @@ func NewAxes(outer image.Rectangle, x, y Scale, opts AxesOptions) (*Axes, error)
 		return nil, fmt.Errorf("plot: axes in %v: %w: plot area %v", outer, ErrTooSmall, plot)
 	}
 	return a, nil
+}
+
+// layout fits the plot area, starting from plot, until its margins hold
+// the tick labels.
+func (a *Axes) layout(x, y Scale, plot image.Rectangle) image.Rectangle {
+	for range 4 {
+		a.fit(x, y, plot)
+		next := a.plotRect()
+		if next == plot {
+			break
+		}
+		plot = next
+	}
+	a.fit(x, y, plot)
+	return plot
 }
 
 // fit sets the plot rectangle and fits the scales to it. Domain ends map to
@@ -113,6 +137,11 @@ func (a *Axes) plotRect() image.Rectangle {
 	top := outerPad + tick.Height()/2
 	if n := len(a.titleLines()); n > 0 {
 		top = outerPad + n*MeasureText(a.opts.Title, th.titleStyle()).Height() + titleGap
+	}
+	if a.strip > 0 {
+		ts := th.tickStyle()
+		a.strip = MeasureInlineLegend(max(a.Plot.Dx(), 1), a.opts.Legend, ts, &th).Y + titleGap
+		top += a.strip
 	}
 	right := outerPad + 6
 	// The first and last x labels are centred on their ticks and may stick

@@ -116,11 +116,13 @@ func drawLegendBox(dst *image.RGBA, box image.Rectangle, entries []LegendEntry, 
 }
 
 // Legend draws a legend where it hides no data drawn on the axes since Draw
-// (see Covered): in the given corner of the plot area if that is free, else
+// (see Covered): in a row above the plot area if NewAxes left a strip
+// there for it (see AxesOptions.Legend), else in the given corner of the plot area if that is free, else
 // in the first free other corner, else at the free place nearest to that
 // corner, else beside the plot area in a margin of the outer rectangle wide
-// enough for it, else where it covers the fewest data pixels. It returns
-// the box, and fails if there are no entries.
+// enough for it; a legend that fits nowhere is left out rather than hide
+// data (a picture too small for it), and the box returned is empty. It
+// fails if there are no entries.
 func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (image.Rectangle, error) {
 	if dst == nil {
 		return image.Rectangle{}, fmt.Errorf("plot: legend: %w", ErrNilImage)
@@ -129,7 +131,16 @@ func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (im
 		return image.Rectangle{}, fmt.Errorf("plot: legend: %w: no entries", ErrEmptyData)
 	}
 	t := a.Theme
-	box := a.legendPlace(corner, legendSize(entries, &t))
+	if a.strip > 0 {
+		box := DrawInlineLegend(dst, a.Plot.Min.X, a.Plot.Min.Y-a.strip, a.Plot.Dx(), entries, t.tickStyle(), &t)
+		notifyLegend(LegendPlacement{Plot: a.Plot, Box: box, Covered: a.Covered(box)})
+		return box, nil
+	}
+	box, ok := a.legendPlace(corner, legendSize(entries, &t))
+	if !ok {
+		notifyLegend(LegendPlacement{Plot: a.Plot, Omitted: true})
+		return image.Rectangle{}, nil
+	}
 	target := dst
 	if box.In(a.Plot) {
 		target = a.Clip(dst)
@@ -139,19 +150,20 @@ func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (im
 	return box, nil
 }
 
-// legendPlace chooses the legend box of size sz as Legend documents.
-func (a *Axes) legendPlace(corner Corner, sz image.Point) image.Rectangle {
+// legendPlace chooses the legend box of size sz as Legend documents; it
+// reports false if no place is free.
+func (a *Axes) legendPlace(corner Corner, sz image.Point) (image.Rectangle, bool) {
 	p := a.Plot
 	// The border pixel around the box must be free too: data touching the
 	// frame would read as part of it.
 	free := func(b image.Rectangle) bool { return b.In(p) && a.Covered(b.Inset(-1)) == 0 }
 	first := cornerBox(p, corner, sz)
 	if free(first) {
-		return first
+		return first, true
 	}
 	for _, c := range []Corner{TopRight, TopLeft, BottomLeft, BottomRight} {
 		if b := cornerBox(p, c, sz); c != corner && free(b) {
-			return b
+			return b, true
 		}
 	}
 	// Scan positions on a grid, nearest to the preferred corner first.
@@ -167,24 +179,13 @@ func (a *Axes) legendPlace(corner Corner, sz image.Point) image.Rectangle {
 		}
 	}
 	if !best.Empty() {
-		return best
+		return best, true
 	}
 	// Beside the plot, in the right margin.
-	o := a.Outer
-	if o.Max.X-p.Max.X >= sz.X+2*legendMargin {
-		return image.Rectangle{Min: image.Pt(p.Max.X+legendMargin, p.Min.Y), Max: image.Pt(p.Max.X+legendMargin+sz.X, p.Min.Y+sz.Y)}
+	if a.Outer.Max.X-p.Max.X >= sz.X+2*legendMargin && p.Dy() >= sz.Y {
+		return image.Rectangle{Min: image.Pt(p.Max.X+legendMargin, p.Min.Y), Max: image.Pt(p.Max.X+legendMargin+sz.X, p.Min.Y+sz.Y)}, true
 	}
-	// The least covered place, as a last resort.
-	best, least := first, a.Covered(first.Inset(-1))
-	for y := p.Min.Y; y+sz.Y <= p.Max.Y; y += step {
-		for x := p.Min.X; x+sz.X <= p.Max.X; x += step {
-			b := image.Rectangle{Min: image.Pt(x, y), Max: image.Pt(x+sz.X, y+sz.Y)}
-			if n := a.Covered(b.Inset(-1)); n < least {
-				best, least = b, n
-			}
-		}
-	}
-	return best
+	return image.Rectangle{}, false
 }
 
 // DrawInlineLegend draws legend entries side by side in a row starting at

@@ -121,11 +121,12 @@ func (a *Axes) DrawText(dst *image.RGBA, s string, x, y float64, st TextStyle) i
 }
 
 // LegendPlacement is where Axes.Legend put a legend: its box, the plot
-// area, and how many pixels of recorded data the box covers (0 unless no
-// place inside or beside the plot was free).
+// area, and how many pixels of recorded data the box covers (0 by
+// construction; tests check it), or that it was left out for want of room.
 type LegendPlacement struct {
 	Plot, Box image.Rectangle
 	Covered   int
+	Omitted   bool
 }
 
 var legendObservers struct {

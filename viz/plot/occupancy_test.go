@@ -68,15 +68,33 @@ func TestLegendKeepsOffData(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, box.In(ax.Plot))
 	assert.Zero(t, ax.Covered(box.Inset(-1)))
-	// No free place anywhere: the least covered one, reported as covering.
+	// No free place anywhere: the legend is left out.
 	ax.Draw(img)
 	require.NoError(t, ax.Bars(img, []float64{5}, []float64{10}, 10, BarStyle{}))
-	_, err = ax.Legend(img, TopRight, entries)
+	before := image.NewRGBA(img.Rect)
+	copy(before.Pix, img.Pix)
+	box, err = ax.Legend(img, TopRight, entries)
 	require.NoError(t, err)
+	assert.True(t, box.Empty())
+	assert.Equal(t, before.Pix, img.Pix, "nothing drawn")
 	require.Len(t, seen, 3)
 	assert.Zero(t, seen[0].Covered)
 	assert.Zero(t, seen[1].Covered)
-	assert.Positive(t, seen[2].Covered)
+	assert.True(t, seen[2].Omitted)
+	// Entries declared to NewAxes get a strip above the plot area, and are
+	// written there in rows.
+	opts := AxesOptions{Legend: []LegendEntry{{Label: "a rather long legend label"}, {Label: "and another long one"}}}
+	small, err := NewAxes(image.Rect(0, 0, 200, 200), linear(t, 0, 1), linear(t, 0, 1), opts)
+	require.NoError(t, err)
+	plain, err := NewAxes(image.Rect(0, 0, 200, 200), linear(t, 0, 1), linear(t, 0, 1), AxesOptions{})
+	require.NoError(t, err)
+	assert.Greater(t, small.Plot.Min.Y, plain.Plot.Min.Y)
+	small.Draw(img)
+	require.NoError(t, small.Line(img, []float64{0, 1}, []float64{1, 1}, LineStyle{}))
+	box, err = small.Legend(img, TopRight, opts.Legend)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, box.Max.Y, small.Plot.Min.Y)
+	assert.False(t, box.Empty())
 	_, err = ax.Legend(img, TopRight, nil)
 	assert.ErrorIs(t, err, ErrEmptyData)
 }
