@@ -21,13 +21,24 @@ const (
 
 // granularityCase is one way of scaling the matrix.
 type granularityCase struct {
-	name  string
+	key   string // scaling's name of the granularity ("mx")
+	name  string // its display label ("MX")
 	g     scaling.Granularity
 	fmt   *fp8.Format
 	q     *scaling.Quantized
 	m     scaling.Metrics
 	scale [][]float64 // log2 of each block's decode scale, in the block grid
 	patch [][]float64 // SQNR (dB) of each granSide/granPatch patch
+}
+
+// granMap is a heatmap as last drawn: where, of which grid, so that clicks
+// and tests find it.
+type granMap struct {
+	key  string // "input" or the case's key
+	kind string // "input", "scale" or "sqnr"
+	r    image.Rectangle
+	rows int        // rows of the grid drawn
+	v    plot.Scale // its colour scale
 }
 
 // granularityScene quantizes one matrix with outlier rows and columns six
@@ -38,12 +49,55 @@ type granularityScene struct {
 	t     *scaling.Tensor
 	logx  [][]float64
 	cases []*granularityCase
+
+	loaded     *scaling.Tensor // the 256×256 taken from a loaded tensor
+	loadedFrom string          // how it was taken, for the subtitle
+	loads      int             // counts loads, so that each recomputes
+
+	size image.Point // the last picture's size, for Click
+	maps []granMap   // the heatmaps of the last picture
+	cols []image.Rectangle
+}
+
+// granGranularities returns the granularities the scene shows: every
+// standard one of scaling's table whose blocks lie along the rows (six
+// panels); those one column wide (col, tile128x1) are left out.
+func granGranularities() []scaling.Granularity {
+	var out []scaling.Granularity
+	for _, g := range scaling.Granularities() {
+		if _, bc, err := g.BlockShape(granSide, granSide); err == nil && bc > 1 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// scaleRoundingNames lists by name fp8's E8M0 rounding rules that
+// scaling's MX quantizer accepts.
+func scaleRoundingNames() []string {
+	var out []string
+	for r := fp8.ScaleFloor; r <= fp8.ScaleNearestUp; r++ {
+		if _, err := scaling.MXScale(1, fp8.E4M3FN, r); err == nil {
+			out = append(out, r.String())
+		}
+	}
+	return out
 }
 
 func newGranularity() Scene {
+	var keys []string
+	for _, g := range granGranularities() {
+		keys = append(keys, g.String())
+	}
 	return &granularityScene{ps: newParamSet(
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: []string{"E4M3FN", "E5M2", "E3M2", "E2M3", "E2M1"}, Default: "E4M3FN",
 			Help: "element format of every case but NVFP4, which is always E2M1 with E4M3 block scales"},
+		Param{Name: "focus", Label: "Granularity in focus", Kind: ParamChoice, Options: keys, Default: "mx",
+			Help: "the granularity whose numbers are detailed (MX: how many values saturate); click a column to pick it"},
+		Param{Name: "mx_rounding", Label: "MX scale rounding", Kind: ParamChoice, Options: scaleRoundingNames(), Default: fp8.ScaleFloor.String(),
+			Help: "how MX rounds amax ÷ max to its power-of-two E8M0 scale: floor (OCP MX, saturates some values), ceil (Transformer Engine, never saturates), nearest-even (to the nearest power of two, ties to even)"},
+		Param{Name: "matrix", Label: "Matrix", Kind: ParamChoice, Options: []string{"synthetic", "loaded"}, Default: "synthetic",
+			Help: "synthetic: N(0,1) with the outliers below; loaded: 256×256 of a tensor from a .npy or CSV file"},
 		Param{Name: "outlier_rows", Label: "Outlier rows", Kind: ParamInt, Min: 0, Max: 16, Step: 1, Default: "3",
 			Help: "rows (tokens) multiplied by the outlier factor"},
 		Param{Name: "outlier_cols", Label: "Outlier columns", Kind: ParamInt, Min: 0, Max: 16, Step: 1, Default: "0",
@@ -67,13 +121,76 @@ func (s *granularityScene) Params() []Param { return s.ps.Params() }
 // Get implements Scene.
 func (s *granularityScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
-// Click implements Scene.
-func (s *granularityScene) Click(x, y, w, h int) bool { return false }
-
 // Set implements Scene.
 func (s *granularityScene) Set(name, value string) error {
-	_, err := s.ps.set(name, value)
-	return err
+	old := s.ps.str(name)
+	if _, err := s.ps.set(name, value); err != nil {
+		return err
+	}
+	if name == "matrix" && s.ps.str("matrix") == "loaded" && s.loaded == nil {
+		s.ps.values[name] = old
+		return fmt.Errorf("%w: %s=%q: no tensor loaded: load a .npy or CSV file first", ErrParam, name, value)
+	}
+	return nil
+}
+
+// Click implements Scene: a click on a column of maps puts its granularity
+// in focus.
+func (s *granularityScene) Click(x, y, w, h int) bool {
+	if s.size != image.Pt(w, h) || s.cols == nil {
+		if s.Render(canvas(w, h)) != nil {
+			return false
+		}
+	}
+	for i, r := range s.cols {
+		if image.Pt(x, y).In(r) && i < len(s.cases) {
+			k := s.cases[i].key
+			if k == s.ps.str("focus") {
+				return false
+			}
+			return s.Set("focus", k) == nil
+		}
+	}
+	return false
+}
+
+// LoadTensor implements TensorLoader: the scene shows a granSide×granSide
+// matrix, so it takes the top-left granSide×granSide of a larger tensor, or
+// the first granSide² values row by row of one with fewer rows or columns
+// (a vector, say), and says which; smaller tensors are refused.
+func (s *granularityScene) LoadTensor(t *scaling.Tensor) error {
+	if err := t.Check(); err != nil {
+		return err
+	}
+	if !t.AllFinite() {
+		return fmt.Errorf("the tensor holds NaN or ±Inf")
+	}
+	n := granSide * granSide
+	out, err := scaling.NewTensor(granSide, granSide)
+	if err != nil {
+		return err
+	}
+	var from string
+	switch {
+	case t.Rows >= granSide && t.Cols >= granSide:
+		for i := 0; i < granSide; i++ {
+			copy(out.Data[i*granSide:(i+1)*granSide], t.Data[i*t.Cols:i*t.Cols+granSide])
+		}
+		from = fmt.Sprintf("first %d×%d of a loaded %d×%d tensor", granSide, granSide, t.Rows, t.Cols)
+		if t.Rows == granSide && t.Cols == granSide {
+			from = fmt.Sprintf("a loaded %d×%d tensor", granSide, granSide)
+		}
+	case len(t.Data) >= n:
+		copy(out.Data, t.Data[:n])
+		from = fmt.Sprintf("first %d values of a loaded %d×%d tensor, as %d rows of %d", n, t.Rows, t.Cols, granSide, granSide)
+	default:
+		return fmt.Errorf("the granularity scene needs a %d×%d matrix (or %d values, read row by row): a %d×%d tensor has %d",
+			granSide, granSide, n, t.Rows, t.Cols, len(t.Data))
+	}
+	s.loaded, s.loadedFrom = out, from
+	s.loads++
+	s.ps.values["matrix"] = "loaded"
+	return nil
 }
 
 // outlierIndices spreads n indices over 0..granSide-1, shifted by seed.
@@ -85,9 +202,28 @@ func outlierIndices(n int, seed uint64, salt int) []int {
 	return out
 }
 
+// outlierRows returns the rows the synthetic matrix multiplies by the
+// factor (none for a loaded matrix or a factor of 1).
+func (s *granularityScene) outlierRows() []int {
+	if s.loadedMatrix() || s.ps.int("factor") == 0 {
+		return nil
+	}
+	return outlierIndices(s.ps.int("outlier_rows"), uint64(s.ps.int("seed")), 0)
+}
+
+// loadedMatrix reports whether the scene shows a loaded tensor.
+func (s *granularityScene) loadedMatrix() bool { return s.ps.str("matrix") == "loaded" }
+
 // matrix builds the input: N(0,1) with outlier rows (scaling's
-// MakeOutlierTensor) and outlier columns multiplied by the same factor.
+// MakeOutlierTensor) and outlier columns multiplied by the same factor, or
+// the loaded matrix.
 func (s *granularityScene) matrix() (*scaling.Tensor, error) {
+	if s.loadedMatrix() {
+		if s.loaded == nil {
+			return nil, fmt.Errorf("no tensor loaded")
+		}
+		return s.loaded, nil
+	}
 	seed := uint64(s.ps.int("seed"))
 	factor := math.Exp2(float64(s.ps.int("factor")))
 	t, err := scaling.MakeOutlierTensor(scaling.OutlierSpec{
@@ -114,7 +250,7 @@ func (s *granularityScene) matrix() (*scaling.Tensor, error) {
 }
 
 func (s *granularityScene) compute() error {
-	key := s.ps.key("format", "outlier_rows", "outlier_cols", "factor", "seed")
+	key := s.ps.key("format", "mx_rounding", "matrix", "outlier_rows", "outlier_cols", "factor", "seed") + strconv.Itoa(s.loads)
 	if key == s.key {
 		return nil
 	}
@@ -123,6 +259,10 @@ func (s *granularityScene) compute() error {
 		return err
 	}
 	f, err := fp8.Lookup(s.ps.str("format"))
+	if err != nil {
+		return err
+	}
+	mxr, err := fp8.ParseScaleRounding(s.ps.str("mx_rounding"))
 	if err != nil {
 		return err
 	}
@@ -137,16 +277,11 @@ func (s *granularityScene) compute() error {
 			}
 		}
 	}
-	// Every standard granularity whose blocks lie along the rows (the scene
-	// has six panels): those one column wide (col, tile128x1) are left out,
-	// whatever their kind. Named and formatted as scaling's table says:
-	// NVFP4 brings its own E2M1.
+	// Named and formatted as scaling's table says: NVFP4 brings its own
+	// E2M1.
 	var cases []*granularityCase
-	for _, g := range scaling.Granularities() {
-		if _, bc, err := g.BlockShape(granSide, granSide); err != nil || bc == 1 {
-			continue
-		}
-		c := &granularityCase{name: g.Label(), g: g, fmt: f}
+	for _, g := range granGranularities() {
+		c := &granularityCase{key: g.String(), name: g.Label(), g: g, fmt: f}
 		if e := g.ElementFormat(); e != nil {
 			c.fmt = e
 		}
@@ -156,7 +291,11 @@ func (s *granularityScene) compute() error {
 	// whole matrix of work.
 	err = parallel.Chunks(len(cases), 1, len(cases)*t.Len(), func(lo, hi int) error {
 		for _, c := range cases[lo:hi] {
-			if err := c.run(t); err != nil {
+			opt := scaling.Options{}
+			if c.g.Scales() == scaling.ScaleE8M0 {
+				opt.MXRounding = mxr
+			}
+			if err := c.run(t, opt); err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 		}
@@ -170,8 +309,8 @@ func (s *granularityScene) compute() error {
 }
 
 // run quantizes t, measures it and fills the two maps.
-func (c *granularityCase) run(t *scaling.Tensor) error {
-	q, err := scaling.Quantize(t, c.fmt, c.g, scaling.Options{})
+func (c *granularityCase) run(t *scaling.Tensor, opt scaling.Options) error {
+	q, err := scaling.Quantize(t, c.fmt, c.g, opt)
 	if err != nil {
 		return err
 	}
@@ -207,15 +346,31 @@ func (c *granularityCase) run(t *scaling.Tensor) error {
 	return nil
 }
 
+// focus returns the case in focus.
+func (s *granularityScene) focus() *granularityCase {
+	for _, c := range s.cases {
+		if c.key == s.ps.str("focus") {
+			return c
+		}
+	}
+	return s.cases[0]
+}
+
 // Facts implements Scene.
 func (s *granularityScene) Facts() map[string]string {
 	if err := s.compute(); err != nil {
 		return map[string]string{"error": err.Error()}
 	}
 	out := map[string]string{"format": s.ps.str("format"), "rows": strconv.Itoa(granSide), "cols": strconv.Itoa(granSide),
-		"outlier_rows": s.ps.str("outlier_rows"), "outlier_cols": s.ps.str("outlier_cols"), "factor_log2": s.ps.str("factor")}
+		"elements": strconv.Itoa(s.t.Len()), "matrix": s.ps.str("matrix"), "focus": s.ps.str("focus"), "mx_rounding": s.ps.str("mx_rounding")}
+	if s.loadedMatrix() {
+		out["source"] = s.loadedFrom
+	} else {
+		out["outlier_rows"], out["outlier_cols"], out["factor_log2"] = s.ps.str("outlier_rows"), s.ps.str("outlier_cols"), s.ps.str("factor")
+	}
 	for _, c := range s.cases {
-		k := c.g.String()
+		k := c.key
+		out[k+".label"] = c.name
 		out[k+".sqnr_db"] = fact(c.m.SQNR)
 		out[k+".worst_row_db"] = fact(c.m.Rows.Worst)
 		out[k+".mean_block_db"] = fact(c.m.Blocks.Mean)
@@ -223,171 +378,16 @@ func (s *granularityScene) Facts() map[string]string {
 		out[k+".overflow"] = strconv.Itoa(c.m.Overflow)
 		out[k+".scales"] = strconv.Itoa(len(c.q.Scales))
 		out[k+".format"] = c.fmt.Name()
+		out[k+".max"] = fact(c.fmt.Max())
+		if c.g.Scales() == scaling.ScaleE8M0 {
+			// The floor rule puts each block's largest |x/X| in
+			// [2^emax, 2^(emax+1)): those above max saturate.
+			if emax, err := scaling.MXEmax(c.fmt); err == nil {
+				out[k+".emax"] = strconv.Itoa(emax)
+			}
+		}
 	}
 	return out
-}
-
-// Render implements Scene.
-func (s *granularityScene) Render(dst *image.RGBA) error {
-	st, body, err := begin(dst, "Scaling granularity",
-		fmt.Sprintf("one %d×%d matrix with %s outlier rows and %s outlier columns (×2%s), quantized six ways", granSide, granSide,
-			s.ps.str("outlier_rows"), s.ps.str("outlier_cols"), plot.Superscript(s.ps.int("factor"))))
-	if err != nil {
-		return err
-	}
-	if err := s.compute(); err != nil {
-		errorPanel(dst, body, st, err.Error())
-		return nil
-	}
-	cols, err := st.columns(body, st.px(22), 1, 4.2)
-	if err != nil {
-		return err
-	}
-	if err := s.drawInput(dst, st, cols[0]); err != nil {
-		return err
-	}
-	return s.drawCases(dst, st, cols[1])
-}
-
-// drawInput shows log2|x| of the matrix with its colour bar.
-func (s *granularityScene) drawInput(dst *image.RGBA, st style, r image.Rectangle) error {
-	head := st.heading()
-	head.VAlign = plot.AlignTop
-	hb := plot.DrawText(dst, "Input: log₂|x|", float64(r.Min.X), float64(r.Min.Y), head)
-	side := min(r.Dx(), (r.Dy()-hb.Dy())/2)
-	hm := image.Rect(r.Min.X, hb.Max.Y+st.px(10), r.Min.X+side, hb.Max.Y+st.px(10)+side)
-	lo, hi, err := plot.ValueRange(s.logx)
-	if err != nil {
-		return err
-	}
-	vs, err := plot.NewLinear(math.Floor(lo), math.Ceil(hi))
-	if err != nil {
-		return err
-	}
-	if err := plot.DrawHeatmap(dst, hm, s.logx, plot.HeatmapStyle{Map: plot.Viridis, Value: vs, Pool: plot.PoolMax}); err != nil {
-		return err
-	}
-	plot.StrokeRect(dst, plot.Inset(hm, -1), 1, st.th.Frame)
-	cb := image.Rect(r.Min.X, hm.Max.Y+st.px(14), r.Max.X, hm.Max.Y+st.px(14)+st.px(18))
-	if err := hColorBar(dst, st, cb, plot.Viridis, vs, ""); err != nil {
-		return err
-	}
-	lines := []string{
-		"Outlier rows and columns",
-		"are 2" + plot.Superscript(s.ps.int("factor")) + " times larger.",
-		"Small values that share",
-		"a scale with an outlier",
-		"are rounded to zero.",
-	}
-	textLines(dst, r.Min.X, cb.Max.Y+st.px(40), lines, st.muted(), st.px(4))
-	return nil
-}
-
-// drawCases draws, for each granularity, its scales and the SQNR of every
-// 8×8 patch, with shared colour scales.
-func (s *granularityScene) drawCases(dst *image.RGBA, st style, r image.Rectangle) error {
-	n := len(s.cases)
-	cols, err := plot.SplitColumns(r, st.px(14), repeatWeights(n)...)
-	if err != nil {
-		return err
-	}
-	side := cols[0].Dx()
-	head := st.text(15, plot.FontBold, st.th.Foreground)
-	head.Align, head.VAlign = plot.AlignCenter, plot.AlignTop
-	headH := 2*plot.MeasureText("Xg", head).Height() + st.px(4)
-	cbH := st.px(18)
-	statsH := 3*plot.MeasureText("Xg", st.muted()).Height() + st.px(10)
-	label := st.muted()
-	label.VAlign = plot.AlignTop
-	labH := plot.MeasureText("Xg", label).Height() + st.px(4)
-	avail := r.Dy() - headH - 2*labH - 2*cbH - st.px(60) - statsH
-	side = min(side, avail/2)
-	y0 := r.Min.Y + headH + labH
-	scaleR := func(c image.Rectangle) image.Rectangle {
-		return image.Rect(c.Min.X, y0, c.Min.X+side, y0+side)
-	}
-	y1 := y0 + side + cbH + st.px(30) + labH
-	errR := func(c image.Rectangle) image.Rectangle {
-		return image.Rect(c.Min.X, y1, c.Min.X+side, y1+side)
-	}
-	// Shared colour scales: decode scales over all cases, SQNR 0..50 dB.
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, c := range s.cases {
-		if a, b, err := plot.ValueRange(c.scale); err == nil {
-			lo, hi = math.Min(lo, a), math.Max(hi, b)
-		}
-	}
-	if lo == hi || math.IsInf(lo, 0) {
-		lo, hi = lo-1, lo+1
-	}
-	scaleV, err := plot.NewLinear(math.Floor(lo), math.Ceil(hi))
-	if err != nil {
-		return err
-	}
-	sqV, err := plot.NewLinear(0, 50)
-	if err != nil {
-		return err
-	}
-	for i, c := range s.cases {
-		col := cols[i]
-		cx := float64(col.Min.X) + float64(side)/2
-		plot.DrawText(dst, c.name, cx, float64(r.Min.Y), fitText(c.name, head, side))
-		sub := st.muted()
-		sub.Align, sub.VAlign = plot.AlignCenter, plot.AlignTop
-		detail := fmt.Sprintf("%d×%d scales", c.q.ScaleRows, c.q.ScaleCols)
-		if c.q.ScaleFormat != nil {
-			detail = fmt.Sprintf("%d×%d %s", c.q.ScaleRows, c.q.ScaleCols, c.q.ScaleFormat.Name())
-		}
-		plot.DrawText(dst, detail, cx, float64(r.Min.Y)+float64(headH)/2+st.pxf(2), fitText(detail, sub, side))
-		sr := scaleR(col)
-		if err := plot.DrawHeatmap(dst, sr, c.scale, plot.HeatmapStyle{Map: plot.Viridis, Value: scaleV, Pool: plot.PoolMax}); err != nil {
-			return err
-		}
-		plot.StrokeRect(dst, plot.Inset(sr, -1), 1, st.th.Frame)
-		er := errR(col)
-		patch := clampInf(c.patch, 50)
-		if err := plot.DrawHeatmap(dst, er, patch, plot.HeatmapStyle{Map: plot.Viridis, Value: sqV, Pool: plot.PoolMin}); err != nil {
-			return err
-		}
-		plot.StrokeRect(dst, plot.Inset(er, -1), 1, st.th.Frame)
-		lines := []string{
-			"SQNR " + dB(c.m.SQNR),
-			"worst row " + dB(c.m.Rows.Worst),
-			fmt.Sprintf("zeroed %s", percent(float64(c.m.Underflow)/float64(c.m.Elements))),
-		}
-		ts := fitText(lines[1], st.text(15, plot.FontRegular, st.th.Foreground), side)
-		y := textLines(dst, col.Min.X, er.Max.Y+st.px(10), lines[:1], fitText(lines[0], st.text(16, plot.FontBold, st.th.Foreground), side), st.px(4))
-		textLines(dst, col.Min.X, y, lines[1:], ts, st.px(3))
-	}
-	// Row labels and colour bars under the first row of maps.
-	sr0, er0 := scaleR(cols[0]), errR(cols[0])
-	plot.DrawText(dst, "Decode scale of each block (log₂)", float64(sr0.Min.X), float64(sr0.Min.Y-labH), label)
-	plot.DrawText(dst, fmt.Sprintf("SQNR of each %d×%d patch — dark = information lost", granPatch, granPatch), float64(er0.Min.X), float64(er0.Min.Y-labH), label)
-	w := min(r.Dx(), st.px(520))
-	if err := hColorBar(dst, st, image.Rect(r.Min.X, sr0.Max.Y+st.px(8), r.Min.X+w, sr0.Max.Y+st.px(8)+cbH), plot.Viridis, scaleV, "log₂ decode scale"); err != nil {
-		return err
-	}
-	cb := image.Rect(r.Min.X, er0.Max.Y+statsH+st.px(16), r.Min.X+w, er0.Max.Y+statsH+st.px(16)+cbH)
-	if err := hColorBar(dst, st, cb, plot.Viridis, sqV, "patch SQNR (dB)"); err != nil {
-		return err
-	}
-	note := st.body()
-	note.VAlign = plot.AlignTop
-	y := cb.Max.Y + st.px(34)
-	lines := []string{"Whole-tensor SQNR averages over every value: compare the worst row."}
-	if (s.ps.int("outlier_rows") > 0 || s.ps.int("outlier_cols") > 0) && s.ps.int("factor") > 0 {
-		lines[0] = "Whole-tensor SQNR is dominated by the outliers: compare the worst row."
-	}
-	for _, c := range s.cases {
-		if _, _, err := plot.ValueRange(c.scale); err == nil && hasNaN(c.scale) {
-			lines = append(lines, "Grey: a block scale rounded to zero (NVFP4's E4M3 scale underflowed), so the whole block is lost.")
-			break
-		}
-	}
-	if y+2*plot.MeasureText("Xg", note).Height() < r.Max.Y {
-		textLines(dst, r.Min.X, y, lines, note, st.px(4))
-	}
-	return nil
 }
 
 // fitText shrinks ts until s fits in width, never below the smallest base

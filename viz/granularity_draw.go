@@ -1,0 +1,384 @@
+package viz
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fp8lab/fp8lab/scaling"
+	"github.com/fp8lab/fp8lab/viz/plot"
+)
+
+// Render implements Scene. Wide pictures put the input beside the six
+// cases; tall ones (phones) put it above cases in two rows of three. A bar
+// chart of whole-tensor and worst-row SQNR fills the height the maps leave.
+func (s *granularityScene) Render(dst *image.RGBA) error {
+	sub := fmt.Sprintf("one %d×%d matrix with %s outlier rows and %s outlier columns (×2%s), quantized six ways", granSide, granSide,
+		s.ps.str("outlier_rows"), s.ps.str("outlier_cols"), plot.Superscript(s.ps.int("factor")))
+	if s.loadedMatrix() {
+		sub = s.loadedFrom + ", quantized six ways"
+	}
+	st, body, err := begin(dst, "Scaling granularity", sub)
+	if err != nil {
+		return err
+	}
+	s.size, s.maps, s.cols = dst.Bounds().Size(), nil, nil
+	if err := s.compute(); err != nil {
+		errorPanel(dst, body, st, err.Error())
+		return nil
+	}
+	if body.Dy() > body.Dx() {
+		top := image.Rect(body.Min.X, body.Min.Y, body.Max.X, body.Min.Y+min(body.Dx()*9/20, body.Dy()/4))
+		parts, err := plot.SplitColumns(top, st.px(16), 1, 1.3)
+		if err != nil {
+			return err
+		}
+		if err := s.drawInput(dst, st, parts[0], false); err != nil {
+			return err
+		}
+		s.drawNotes(dst, st, parts[1])
+		return s.drawCases(dst, st, image.Rect(body.Min.X, top.Max.Y+st.px(14), body.Max.X, body.Max.Y), 3)
+	}
+	cols, err := plot.SplitColumns(body, st.px(22), 1, 4.2)
+	if err != nil {
+		return err
+	}
+	if err := s.drawInput(dst, st, cols[0], true); err != nil {
+		return err
+	}
+	return s.drawCases(dst, st, cols[1], len(s.cases))
+}
+
+// drawInput shows log2|x| of the matrix with its colour bar, and below it
+// (when notes is set) what the picture shows and the case in focus.
+func (s *granularityScene) drawInput(dst *image.RGBA, st style, r image.Rectangle, notes bool) error {
+	head := st.heading()
+	head.VAlign = plot.AlignTop
+	hb := plot.DrawText(dst, "Input: log₂|x|", float64(r.Min.X), float64(r.Min.Y), head)
+	cbH := st.px(18)
+	side := min(r.Dx(), r.Dy()-hb.Dy()-st.px(10)-cbH-st.px(34))
+	if notes {
+		side = min(r.Dx(), (r.Dy()-hb.Dy())/2)
+	}
+	hm := image.Rect(r.Min.X, hb.Max.Y+st.px(10), r.Min.X+side, hb.Max.Y+st.px(10)+side)
+	lo, hi, err := plot.ValueRange(s.logx)
+	if err != nil {
+		return err
+	}
+	vs, err := plot.NewLinear(math.Floor(lo), math.Ceil(hi))
+	if err != nil {
+		return err
+	}
+	if err := plot.DrawHeatmap(dst, hm, s.logx, plot.HeatmapStyle{Map: plot.Viridis, Value: vs, Pool: plot.PoolMax}); err != nil {
+		return err
+	}
+	s.maps = append(s.maps, granMap{key: "input", kind: "input", r: hm, rows: len(s.logx), v: vs})
+	plot.StrokeRect(dst, plot.Inset(hm, -1), 1, st.th.Frame)
+	cb := image.Rect(r.Min.X, hm.Max.Y+st.px(10), r.Min.X+side, hm.Max.Y+st.px(10)+cbH)
+	if err := hColorBar(dst, st, cb, plot.Viridis, vs, ""); err != nil {
+		return err
+	}
+	if notes {
+		s.drawNotes(dst, st, image.Rect(r.Min.X, cb.Max.Y+st.px(34), r.Max.X, r.Max.Y))
+	}
+	return nil
+}
+
+// drawNotes writes what the input holds and the numbers of the case in
+// focus, wrapped to r's width.
+func (s *granularityScene) drawNotes(dst *image.RGBA, st style, r image.Rectangle) {
+	muted := st.muted()
+	var intro string
+	switch {
+	case s.loadedMatrix():
+		intro = "The " + s.loadedFrom + "."
+	case len(s.outlierRows()) > 0 || (s.ps.int("outlier_cols") > 0 && s.ps.int("factor") > 0):
+		intro = "Outlier rows and columns are 2" + plot.Superscript(s.ps.int("factor")) + " times larger: small values that share a scale with them lose their precision."
+	default:
+		intro = "No outliers: every value comes from one normal distribution."
+	}
+	for _, c := range s.cases {
+		if hasNaN(c.scale) {
+			intro += " Grey: a block whose scale rounded to zero, so the whole block is lost."
+			break
+		}
+	}
+	// A paragraph that would not fit whole is left out, with those after it.
+	y := r.Min.Y
+	write := func(text string, ts plot.TextStyle, gap int) {
+		lines := wrapText(text, ts, r.Dx())
+		h := len(lines) * (plot.MeasureText("Xg", ts).Height() + st.px(3))
+		if y+gap+h > r.Max.Y {
+			y = r.Max.Y
+			return
+		}
+		y = textLines(dst, r.Min.X, y+gap, lines, ts, st.px(3))
+	}
+	write(intro, muted, 0)
+	c := s.focus()
+	write("In focus: "+c.name, st.text(16, plot.FontBold, st.th.Foreground), st.px(14))
+	for _, p := range focusLines(c, s.ps.str("mx_rounding")) {
+		write(p, st.text(15, plot.FontRegular, st.th.Foreground), st.px(4))
+	}
+}
+
+// focusLines are the sentences about case c beside the maps.
+func focusLines(c *granularityCase, mxRounding string) []string {
+	q := c.q
+	scales := fmt.Sprintf("%d scales, one per %d×%d block", len(q.Scales), q.BlockRows, q.BlockCols)
+	if q.ScaleFormat != nil {
+		scales = fmt.Sprintf("%d %s scales, one per %d×%d block", len(q.Scales), q.ScaleFormat.Name(), q.BlockRows, q.BlockCols)
+	}
+	out := []string{scales + "."}
+	if c.g.Scales() == scaling.ScaleE8M0 {
+		mx := exact(c.fmt.Max())
+		if c.m.Overflow > 0 {
+			out = append(out, fmt.Sprintf("%s rule: %s saturate, their |x/X| rounding above %s and clamped to it.",
+				mxRounding, plural(c.m.Overflow, "value", "values"), mx))
+		} else {
+			out = append(out, fmt.Sprintf("%s rule: no value saturates (none has |x/X| rounding above %s).", mxRounding, mx))
+		}
+	} else if c.m.Overflow > 0 {
+		out = append(out, plural(c.m.Overflow, "value", "values")+" clipped at "+exact(c.fmt.Max())+".")
+	}
+	out = append(out, fmt.Sprintf("%s of %d become zero; worst row %s.", plural(c.m.Underflow, "value", "values"), c.m.Elements, dB(c.m.Rows.Worst)))
+	return out
+}
+
+// granLayout sizes the parts of one row of cases.
+type granLayout struct {
+	headH, labH, statsH, gap int
+}
+
+// drawCases draws, for each granularity, its scales and the SQNR of every
+// 8×8 patch in ncols columns, with shared colour scales, and fills the
+// height left with a chart of whole-tensor and worst-row SQNR.
+func (s *granularityScene) drawCases(dst *image.RGBA, st style, r image.Rectangle, ncols int) error {
+	n := len(s.cases)
+	nrows := (n + ncols - 1) / ncols
+	cols, err := plot.SplitColumns(r, st.px(14), repeatWeights(ncols)...)
+	if err != nil {
+		return err
+	}
+	colW := cols[0].Dx()
+	head := st.text(15, plot.FontBold, st.th.Foreground)
+	head.Align, head.VAlign = plot.AlignCenter, plot.AlignTop
+	label := st.muted()
+	label.VAlign = plot.AlignTop
+	lay := granLayout{
+		headH: 2*plot.MeasureText("Xg", head).Height() + st.px(4),
+		labH:  plot.MeasureText("Xg", label).Height() + st.px(4),
+		statsH: plot.MeasureText("Xg", st.text(16, plot.FontBold, st.th.Foreground)).Height() + st.px(4) +
+			3*(plot.MeasureText("Xg", st.text(15, plot.FontRegular, st.th.Foreground)).Height()+st.px(3)) + st.px(6),
+		gap: st.px(8),
+	}
+	cbH := st.px(18)
+	barsH := st.px(8) + cbH + plot.MeasureText("0", st.muted()).Height() + st.px(16)
+	rowFixed := lay.headH + 2*lay.labH + lay.statsH + 2*lay.gap
+	avail := r.Dy() - nrows*rowFixed - barsH
+	mapH := min(colW, avail/(2*nrows))
+	chartMin, chartH := st.px(150), 0
+	if left := avail - 2*nrows*mapH; left >= chartMin {
+		chartH = min(left, r.Dy()*2/5)
+	}
+	// Maps take what the chart leaves, up to half as tall again as wide.
+	mapH = min((avail-chartH)/(2*nrows), colW*3/2)
+	if mapH < st.px(16) {
+		return fmt.Errorf("viz: granularity: %v is too small for %d rows of maps", r, nrows)
+	}
+	scaleV, sqV, err := s.caseScales()
+	if err != nil {
+		return err
+	}
+	y := r.Min.Y
+	for row := 0; row < nrows; row++ {
+		for k := 0; k < ncols && row*ncols+k < n; k++ {
+			i := row*ncols + k
+			if err := s.drawCase(dst, st, s.cases[i], image.Rect(cols[k].Min.X, y, cols[k].Max.X, y), mapH, lay, scaleV, sqV); err != nil {
+				return err
+			}
+		}
+		// Row labels above the first column's maps, spanning the row.
+		plot.DrawText(dst, "Decode scale of each block (log₂)", float64(r.Min.X), float64(y+lay.headH), label)
+		plot.DrawText(dst, fmt.Sprintf("SQNR of each %d×%d patch — dark = information lost", granPatch, granPatch), float64(r.Min.X),
+			float64(y+lay.headH+lay.labH+mapH+lay.gap), label)
+		y += rowFixed + 2*mapH
+	}
+	// Two colour bars side by side, each followed by its label.
+	y += st.px(8)
+	w := (r.Dx() - st.px(24)) / 2
+	for i, b := range []struct {
+		v     plot.Scale
+		label string
+	}{{scaleV, "log₂ decode scale"}, {sqV, "patch SQNR (dB)"}} {
+		x0 := r.Min.X + i*(w+st.px(24))
+		lw := plot.MeasureText(b.label, plot.TextStyle{Size: st.th.LabelSize}).Width + st.px(24)
+		if err := hColorBar(dst, st, image.Rect(x0, y, x0+max(w-lw, w/3), y+cbH), plot.Viridis, b.v, b.label); err != nil {
+			return err
+		}
+	}
+	if chartH > 0 {
+		return s.drawSQNRChart(dst, st, image.Rect(r.Min.X, r.Max.Y-chartH, r.Max.X, r.Max.Y))
+	}
+	return nil
+}
+
+// caseScales returns the shared colour scales of the maps: decode scales
+// over all cases, SQNR 0..50 dB.
+func (s *granularityScene) caseScales() (scaleV, sqV plot.Scale, err error) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range s.cases {
+		if a, b, err := plot.ValueRange(c.scale); err == nil {
+			lo, hi = math.Min(lo, a), math.Max(hi, b)
+		}
+	}
+	if lo == hi || math.IsInf(lo, 0) {
+		lo, hi = lo-1, lo+1
+	}
+	if scaleV, err = plot.NewLinear(math.Floor(lo), math.Ceil(hi)); err != nil {
+		return nil, nil, err
+	}
+	sqV, err = plot.NewLinear(0, 50)
+	return scaleV, sqV, err
+}
+
+// drawCase draws case c in the column [col.Min.X, col.Max.X) from col.Min.Y
+// down: its name, its two maps and its numbers.
+func (s *granularityScene) drawCase(dst *image.RGBA, st style, c *granularityCase, col image.Rectangle, mapH int, lay granLayout, scaleV, sqV plot.Scale) error {
+	side := col.Dx()
+	y := col.Min.Y
+	whole := image.Rect(col.Min.X-st.px(5), y-st.px(2), col.Max.X+st.px(5), y+lay.headH+2*lay.labH+2*mapH+2*lay.gap+lay.statsH)
+	s.cols = append(s.cols, whole)
+	if c.key == s.ps.str("focus") {
+		plot.FillRect(dst, whole, plot.WithAlpha(plot.SkyBlue, 0x38))
+		plot.StrokeRect(dst, whole, max(1, st.px(2)), plot.Blue)
+	}
+	head := st.text(15, plot.FontBold, st.th.Foreground)
+	head.Align, head.VAlign = plot.AlignCenter, plot.AlignTop
+	cx := float64(col.Min.X) + float64(side)/2
+	plot.DrawText(dst, c.name, cx, float64(y), fitText(c.name, head, side))
+	sub := st.muted()
+	sub.Align, sub.VAlign = plot.AlignCenter, plot.AlignTop
+	detail := fmt.Sprintf("%d×%d scales", c.q.ScaleRows, c.q.ScaleCols)
+	if c.q.ScaleFormat != nil {
+		detail = fmt.Sprintf("%d×%d %s", c.q.ScaleRows, c.q.ScaleCols, c.q.ScaleFormat.Name())
+	}
+	plot.DrawText(dst, detail, cx, float64(y)+float64(lay.headH)/2+st.pxf(2), fitText(detail, sub, side))
+	sr := image.Rect(col.Min.X, y+lay.headH+lay.labH, col.Max.X, y+lay.headH+lay.labH+mapH)
+	if err := plot.DrawHeatmap(dst, sr, c.scale, plot.HeatmapStyle{Map: plot.Viridis, Value: scaleV, Pool: plot.PoolMax}); err != nil {
+		return err
+	}
+	s.maps = append(s.maps, granMap{key: c.key, kind: "scale", r: sr, rows: len(c.scale), v: scaleV})
+	plot.StrokeRect(dst, plot.Inset(sr, -1), 1, st.th.Frame)
+	er := image.Rect(col.Min.X, sr.Max.Y+lay.gap+lay.labH, col.Max.X, sr.Max.Y+lay.gap+lay.labH+mapH)
+	if err := plot.DrawHeatmap(dst, er, clampInf(c.patch, 50), plot.HeatmapStyle{Map: plot.Viridis, Value: sqV, Pool: plot.PoolMin}); err != nil {
+		return err
+	}
+	s.maps = append(s.maps, granMap{key: c.key, kind: "sqnr", r: er, rows: len(c.patch), v: sqV})
+	plot.StrokeRect(dst, plot.Inset(er, -1), 1, st.th.Frame)
+	lines := []string{
+		"SQNR " + dB(c.m.SQNR),
+		"worst row " + dB(c.m.Rows.Worst),
+		"zeroed " + percent(float64(c.m.Underflow)/float64(c.m.Elements)),
+		"saturated " + strconv.Itoa(c.m.Overflow),
+	}
+	ts := fitText(lines[1], st.text(15, plot.FontRegular, st.th.Foreground), side)
+	yy := textLines(dst, col.Min.X, er.Max.Y+lay.gap, lines[:1], fitText(lines[0], st.text(16, plot.FontBold, st.th.Foreground), side), st.px(4))
+	textLines(dst, col.Min.X, yy, lines[1:], ts, st.px(3))
+	return nil
+}
+
+// drawSQNRChart compares, per granularity, the whole-tensor SQNR with the
+// SQNR of the worst row: the figure that tells the granularities apart.
+func (s *granularityScene) drawSQNRChart(dst *image.RGBA, st style, r image.Rectangle) error {
+	names := make([]string, len(s.cases))
+	var xw, xr []float64
+	top := 10.0
+	for i, c := range s.cases {
+		names[i] = c.name
+		xw, xr = append(xw, float64(i)-0.19), append(xr, float64(i)+0.19)
+		for _, v := range []float64{c.m.SQNR, c.m.Rows.Worst} {
+			if !math.IsInf(v, 0) && !math.IsNaN(v) {
+				top = math.Max(top, v)
+			}
+		}
+	}
+	top = math.Ceil(top*1.2/10) * 10
+	var whole, worst []float64
+	for _, c := range s.cases {
+		whole, worst = append(whole, barDB(c.m.SQNR, top)), append(worst, barDB(c.m.Rows.Worst, top))
+	}
+	xs, err := plot.NewBand(names)
+	if err != nil {
+		return err
+	}
+	ys, err := plot.NewLinear(0, top)
+	if err != nil {
+		return err
+	}
+	legend := []plot.LegendEntry{
+		{Label: "whole-tensor SQNR", Color: plot.SkyBlue, Kind: plot.LegendSwatch},
+		{Label: "SQNR of the worst row", Color: plot.Vermillion, Kind: plot.LegendSwatch},
+	}
+	ax, err := st.axes(r, xs, ys, "Whole tensor against worst row", "", "SQNR (dB)", legend...)
+	if err != nil {
+		return err
+	}
+	ax.Draw(dst)
+	if err := ax.Bars(dst, xw, whole, 0.36, plot.BarStyle{Fill: plot.SkyBlue}); err != nil {
+		return err
+	}
+	if err := ax.Bars(dst, xr, worst, 0.36, plot.BarStyle{Fill: plot.Vermillion}); err != nil {
+		return err
+	}
+	ts := st.text(13, plot.FontBold, st.th.Foreground)
+	ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignBottom
+	bw := ax.X.Map(0.36) - ax.X.Map(0)
+	for i, c := range s.cases {
+		for _, b := range []struct {
+			x, v, raw float64
+		}{{xw[i], whole[i], c.m.SQNR}, {xr[i], worst[i], c.m.Rows.Worst}} {
+			t := strings.TrimSuffix(dB(b.raw), " dB")
+			if float64(plot.MeasureText(t, ts).Width) > bw+st.pxf(6) {
+				continue // no room above a thin bar: the numbers are under the maps
+			}
+			p := ax.Map(b.x, b.v)
+			ax.DrawText(dst, t, p.X, p.Y-st.pxf(3), ts)
+		}
+	}
+	_, err = ax.Legend(dst, plot.TopRight, legend)
+	return err
+}
+
+// barDB is the height of an SQNR bar: negative levels and -Inf at 0, NaN
+// (no signal) without a bar, +Inf (exact) at top, the top of the axis.
+func barDB(v, top float64) float64 {
+	if math.IsInf(v, 1) {
+		return top
+	}
+	return math.Max(v, 0)
+}
+
+// wrapText breaks s into lines no wider than width in style ts (a word
+// longer than width gets a line of its own).
+func wrapText(s string, ts plot.TextStyle, width int) []string {
+	var lines []string
+	cur := ""
+	for _, w := range strings.Fields(s) {
+		next := w
+		if cur != "" {
+			next = cur + " " + w
+		}
+		if cur != "" && plot.MeasureText(next, ts).Width > width {
+			lines = append(lines, cur)
+			next = w
+		}
+		cur = next
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
