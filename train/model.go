@@ -193,6 +193,16 @@ func siteName(cfg Config, site int) string {
 	return fmt.Sprintf("h%d.%s", site/sitesPerLayer, [...]string{"qkv", "attproj", "fc", "fcproj"}[site%sitesPerLayer])
 }
 
+// LinearLayers returns the names of the model's linear layers in order, as
+// OperandStats.Layer names them.
+func (c Config) LinearLayers() []string {
+	out := make([]string, c.Layers*sitesPerLayer+1)
+	for i := range out {
+		out[i] = siteName(c, i)
+	}
+	return out
+}
+
 // forward runs the model on tokens (B,T) and returns the mean cross-entropy
 // against targets (B,T). Both are copied.
 func (m *gpt) forward(tokens, targets []int) (float64, error) {

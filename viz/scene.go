@@ -101,6 +101,8 @@ var catalog = []struct {
 		"Scales from an amax history, and what a sudden spike does to them."}, newDelayed},
 	{Info{"stochastic", "Stochastic rounding",
 		"Rounding one value up or down at random: the exact odds, the bias of few random bits, and many draws."}, newStochastic},
+	{Info{"training", "Training",
+		"A small GPT trained live under up to three FP8 recipes: loss curves, per-layer amax and underflow."}, newTraining},
 }
 
 // Scenes returns the description of every scene in teaching order.

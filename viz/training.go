@@ -1,0 +1,222 @@
+package viz
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/fp8lab/fp8lab/train"
+)
+
+// Backgrounder is implemented by scenes that do long work (live
+// training). Without a call to RunInBackground they do it in Animate, in
+// slices of bounded time, so a single-threaded host (the browser) stays
+// responsive; after RunInBackground they do it on their own goroutine and
+// call wake (from that goroutine) after every change, and Animate only
+// reports whether something changed since its last call. A desktop host,
+// which has threads to spare, calls it once after making the scene.
+type Backgrounder interface {
+	RunInBackground(wake func())
+}
+
+// Versioned is implemented by scenes whose picture changes without a
+// parameter changing (a training run's curves grow): hosts that redraw
+// only when the parameters change redraw when Version changes too.
+type Versioned interface {
+	Version() int64
+}
+
+// trainingSlice is how long one Animate call trains at most (after its
+// first step): the frame loop draws between slices, so clicks and the
+// page's controls answer within about this long plus one render.
+const trainingSlice = 60 * time.Millisecond
+
+// noRecipe is the choice that leaves a recipe slot empty.
+const noRecipe = "none"
+
+// trainingScene trains the classroom GPT live under up to three recipes
+// and shows their loss curves and one recipe's per-layer amax and
+// underflow over the steps.
+type trainingScene struct {
+	ps   *paramSet
+	key  string
+	run  *trainingRun
+	err  error
+	wake func() // set by RunInBackground
+	seen int64  // the version Animate last reported
+}
+
+// trainingOperands names the operand roles the maps can show.
+var trainingOperands = []string{"grad_output", "input", "weight"}
+
+func newTraining() Scene {
+	names := train.RecipeNames()
+	withNone := append([]string{noRecipe}, names...)
+	return &trainingScene{ps: newParamSet(
+		Param{Name: "recipe1", Label: "Recipe 1", Kind: ParamChoice, Options: names, Default: "bf16",
+			Help: "the first recipe to train (train.RecipeByName)"},
+		Param{Name: "recipe2", Label: "Recipe 2", Kind: ParamChoice, Options: withNone, Default: "tensorwise",
+			Help: "a second recipe, from the same weights and batches (none: leave out)"},
+		Param{Name: "recipe3", Label: "Recipe 3", Kind: ParamChoice, Options: withNone, Default: "nvfp4",
+			Help: "a third recipe (deepseek and fast-accum-bwd emulate fast accumulation and train about 10× slower)"},
+		Param{Name: "steps", Label: "Steps", Kind: ParamInt, Min: 25, Max: 1000, Step: 25, Default: "300",
+			Help: "training steps of each recipe (the learning rate decays to the last one)"},
+		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 1, Max: 1 << 20, Step: 1, Default: "1",
+			Help: "seed of the initial weights and of the batch order"},
+		Param{Name: "train", Label: "Train (uncheck: stop and reset)", Kind: ParamBool, Default: "false",
+			Help: "train the recipes live, one step of each in turn; unchecking stops and clears the curves"},
+		Param{Name: "inspect", Label: "Maps show recipe", Kind: ParamChoice, Options: []string{"1", "2", "3"}, Default: "2",
+			Help: "whose per-layer amax and underflow the maps below the curves show"},
+		Param{Name: "operand", Label: "Maps show operand", Kind: ParamChoice, Options: trainingOperands, Default: "grad_output",
+			Help: "grad_output: the gradient dY; input: the activations X; weight: the weights W"},
+	)}
+}
+
+// Name implements Scene.
+func (s *trainingScene) Name() string { return "training" }
+
+// Title implements Scene.
+func (s *trainingScene) Title() string { return "Training under FP8 recipes" }
+
+// Params implements Scene.
+func (s *trainingScene) Params() []Param { return s.ps.Params() }
+
+// Get implements Scene.
+func (s *trainingScene) Get(name string) (string, error) { return s.ps.Get(name) }
+
+// Set implements Scene. Changing a recipe, the steps or the seed starts
+// over; unchecking train stops and clears the run.
+func (s *trainingScene) Set(name, value string) error {
+	return s.ps.setAndApply(name, value, s.apply)
+}
+
+// Click implements Scene: the picture has no clickable parts.
+func (s *trainingScene) Click(x, y, w, h int) bool { return false }
+
+// recipes returns the chosen recipes, without empty slots and repeats.
+func (s *trainingScene) recipes() []string {
+	var out []string
+	for _, k := range []string{"recipe1", "recipe2", "recipe3"} {
+		r := s.ps.str(k)
+		if r != noRecipe && !strings.Contains(" "+strings.Join(out, " ")+" ", " "+r+" ") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// apply brings the run in line with the parameters: a new run when what it
+// trains changed or train was unchecked, background training started when
+// train is checked on a host that asked for it.
+func (s *trainingScene) apply() error {
+	key := s.ps.key("recipe1", "recipe2", "recipe3", "steps", "seed", "train")
+	if key != s.key {
+		if s.run != nil {
+			s.run.stop()
+		}
+		s.run, s.err = nil, nil
+		run, err := newTrainingRun(s.recipes(), s.ps.int("steps"), uint64(s.ps.int("seed")))
+		if err != nil {
+			return err
+		}
+		s.run, s.key, s.seen = run, key, 0
+	}
+	if s.wake != nil && s.ps.bool("train") {
+		s.run.startBackground(s.wake)
+	}
+	return nil
+}
+
+// ensure builds the run for the current parameters if none is there.
+func (s *trainingScene) ensure() error {
+	if s.run == nil && s.err == nil {
+		s.err = s.apply()
+	}
+	return s.err
+}
+
+// RunInBackground implements Backgrounder.
+func (s *trainingScene) RunInBackground(wake func()) {
+	s.wake = wake
+	if s.ensure() == nil && s.ps.bool("train") {
+		s.run.startBackground(wake)
+	}
+}
+
+// Animate implements Animator: while train is checked it trains for one
+// slice (or, in the background, reports new steps).
+func (s *trainingScene) Animate() bool {
+	if !s.ps.bool("train") || s.ensure() != nil {
+		return false
+	}
+	if s.wake != nil {
+		v := s.run.current()
+		changed := v != s.seen
+		s.seen = v
+		return changed
+	}
+	return s.run.advance(trainingSlice)
+}
+
+// Version implements Versioned: it grows with every step trained.
+func (s *trainingScene) Version() int64 {
+	if s.ensure() != nil {
+		return -1
+	}
+	return s.run.current()
+}
+
+// advanceSteps trains until every recipe has done n steps (or finished):
+// for tests and pictures of a fixed state.
+func (s *trainingScene) advanceSteps(n int) error {
+	if err := s.ensure(); err != nil {
+		return err
+	}
+	for {
+		curves, _ := s.run.snapshot()
+		least := math.MaxInt
+		for _, c := range curves {
+			if c.err == nil {
+				least = min(least, len(c.loss))
+			}
+		}
+		if least >= n || !s.run.step() {
+			return nil
+		}
+	}
+}
+
+// trainingState sums up a run for facts and the picture.
+type trainingState struct {
+	curves  []trainCurve
+	done    int    // steps every recipe has done
+	status  string // not started, training, stopped, done
+	inspect int    // index of the inspected curve, -1 for none
+}
+
+func (s *trainingScene) state() (trainingState, error) {
+	if err := s.ensure(); err != nil {
+		return trainingState{}, err
+	}
+	curves, _ := s.run.snapshot()
+	st := trainingState{curves: curves, done: math.MaxInt, inspect: -1}
+	finished := true
+	for _, c := range curves {
+		st.done = min(st.done, len(c.loss))
+		if c.err == nil && len(c.loss) < s.run.total {
+			finished = false
+		}
+	}
+	switch {
+	case finished:
+		st.status = "done"
+	case st.done == 0 && !s.ps.bool("train"):
+		st.status = "not started"
+	default:
+		st.status = "training"
+	}
+	if i := s.ps.int("inspect") - 1; i < len(curves) {
+		st.inspect = i
+	}
+	return st, nil
+}

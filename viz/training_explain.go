@@ -1,0 +1,258 @@
+package viz
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// trainingWindow is how many of the last steps the paired spread covers.
+const trainingWindow = 50
+
+// lastVal returns a curve's validation loss at step, if it has one.
+func lastVal(c trainCurve, step int) (float64, bool) {
+	for _, p := range c.val {
+		if p.Step == step {
+			return p.Loss, true
+		}
+	}
+	return 0, false
+}
+
+// pairedSpread returns the sample standard deviation of b's training loss
+// minus a's, step by step over the last w steps up to step (the same
+// batches for both), and how many steps it covers.
+func pairedSpread(a, b trainCurve, step, w int) (float64, int) {
+	lo := max(step-w, 0)
+	var d []float64
+	for k := lo; k < step && k < len(a.loss) && k < len(b.loss); k++ {
+		d = append(d, b.loss[k]-a.loss[k])
+	}
+	if len(d) < 2 {
+		return math.NaN(), len(d)
+	}
+	var mean, ss float64
+	for _, v := range d {
+		mean += v
+	}
+	mean /= float64(len(d))
+	for _, v := range d {
+		ss += (v - mean) * (v - mean)
+	}
+	return math.Sqrt(ss / float64(len(d)-1)), len(d)
+}
+
+// operandTotals sums a curve's statistics of one operand role: the
+// underflowed fraction and the largest amax over all layers and steps, and
+// the layer with the largest underflowed fraction and the one with the
+// largest amax.
+func operandTotals(c trainCurve, operand string) (under, amax float64, worst, top string, worstUnder float64) {
+	var uf, el float64
+	perU, perE := map[string]float64{}, map[string]float64{}
+	for _, p := range c.stats {
+		for _, o := range p.Operands {
+			if o.Operand != operand {
+				continue
+			}
+			uf += float64(o.Underflow)
+			el += float64(o.Elements)
+			perU[o.Layer] += float64(o.Underflow)
+			perE[o.Layer] += float64(o.Elements)
+			if float64(o.Amax) > amax {
+				amax, top = float64(o.Amax), o.Layer
+			}
+		}
+	}
+	if el > 0 {
+		under = uf / el
+	}
+	worstUnder = -1
+	for _, p := range c.stats {
+		for _, o := range p.Operands {
+			if o.Operand == operand && perE[o.Layer] > 0 {
+				if f := perU[o.Layer] / perE[o.Layer]; f > worstUnder {
+					worst, worstUnder = o.Layer, f
+				}
+			}
+		}
+	}
+	return under, amax, worst, top, worstUnder
+}
+
+// Facts implements Scene.
+func (s *trainingScene) Facts() map[string]string {
+	st, err := s.state()
+	if err != nil {
+		return map[string]string{"error": err.Error()}
+	}
+	cfg := s.run.cfg
+	f := map[string]string{
+		"config":          cfg.Name,
+		"model":           s.run.describe(),
+		"parameters":      strconv.Itoa(cfg.NumParams()),
+		"tokens_per_step": strconv.Itoa(cfg.TokensPerStep()),
+		"corpus":          s.run.data.Source,
+		"status":          st.status,
+		"steps":           strconv.Itoa(s.run.total),
+		"steps_done":      strconv.Itoa(st.done),
+		"seed":            s.ps.str("seed"),
+		"recipes":         strconv.Itoa(len(st.curves)),
+		"operand":         s.ps.str("operand"),
+	}
+	common := math.MaxInt // the last step at which every curve has a validation loss
+	for i, c := range st.curves {
+		k := strconv.Itoa(i + 1)
+		f["recipe_"+k] = c.recipe
+		last := c.val[len(c.val)-1]
+		common = min(common, last.Step)
+		f["initial_val_loss_"+k] = fact(c.val[0].Loss)
+		if c.err != nil {
+			f["error_"+k] = c.err.Error()
+		}
+		under, amax, _, _, _ := operandTotals(c, s.ps.str("operand"))
+		f["underflow_"+k] = fact(under)
+		f["amax_"+k] = fact(amax)
+	}
+	f["compare_step"] = strconv.Itoa(common)
+	if common > 0 {
+		best, second := -1, -1
+		for i, c := range st.curves {
+			l, _ := lastVal(c, common)
+			f["val_loss_"+strconv.Itoa(i+1)] = fact(l)
+			switch {
+			case best < 0:
+				best = i
+			case l < mustVal(st.curves[best], common):
+				best, second = i, best
+			case second < 0 || l < mustVal(st.curves[second], common):
+				second = i
+			}
+		}
+		lb := mustVal(st.curves[best], common)
+		f["lowest"], f["lowest_val"] = st.curves[best].recipe, fact(lb)
+		if second >= 0 {
+			l2 := mustVal(st.curves[second], common)
+			sp, n := pairedSpread(st.curves[best], st.curves[second], common, trainingWindow)
+			f["runner_up"], f["runner_up_val"] = st.curves[second].recipe, fact(l2)
+			f["gap"], f["spread"], f["spread_steps"] = fact(l2-lb), fact(sp), strconv.Itoa(n)
+			f["gap_exceeds_spread"] = strconv.FormatBool(l2-lb > sp)
+		}
+	}
+	if st.inspect >= 0 {
+		c := st.curves[st.inspect]
+		_, _, worst, top, wu := operandTotals(c, s.ps.str("operand"))
+		f["inspect_recipe"] = c.recipe
+		if top != "" {
+			f["largest_amax_layer"], f["worst_underflow_layer"], f["worst_underflow"] = top, worst, fact(wu)
+		}
+	}
+	return f
+}
+
+// mustVal is lastVal for a step known to be there.
+func mustVal(c trainCurve, step int) float64 {
+	l, _ := lastVal(c, step)
+	return l
+}
+
+// operandText names an operand role for a sentence.
+var operandText = map[string]string{
+	"grad_output": "gradient dY",
+	"input":       "activations X",
+	"weight":      "weights W",
+}
+
+// Explain implements Explainer.
+func (s *trainingScene) Explain() []string {
+	f := facts(s.Facts())
+	if out, bad := errorExplanation(f); bad {
+		return out
+	}
+	n := f.int("recipes")
+	var names []string
+	for i := 1; i <= n; i++ {
+		names = append(names, f["recipe_"+strconv.Itoa(i)])
+	}
+	list := joinAnd(names)
+	out := []string{fmt.Sprintf("A byte-level GPT small enough for a classroom (%s, %s parameters, %s bytes a step) learns to predict "+
+		"the next byte of Go source code under %s, every recipe from the same initial weights (seed %s) and the same batches. "+
+		"The text (%s) is built into the program: a browser has no Go distribution to read.",
+		f["model"], f["parameters"], f["tokens_per_step"], list, f["seed"], f["corpus"])}
+	switch f["status"] {
+	case "not started":
+		out = append(out, fmt.Sprintf("Not trained yet: check Train to run %s for %s steps each, one step of each in turn, "+
+			"and watch the curves grow. At step 0 the validation loss is %s nats per byte: the untrained model's guess.",
+			plural(n, "recipe", "recipes"), f["steps"], f.r("initial_val_loss_1")))
+	case "training":
+		out = append(out, fmt.Sprintf("Training: %s of %s steps done by every recipe.", f["steps_done"], f["steps"]))
+	default:
+		out = append(out, fmt.Sprintf("Done: %s steps of each recipe.", f["steps"]))
+	}
+	if _, ok := f["lowest"]; ok {
+		p := fmt.Sprintf("At step %s the validation loss fell from %s to %s nats per byte", f["compare_step"], f.r("initial_val_loss_1"), f.r("lowest_val"))
+		if _, two := f["runner_up"]; two {
+			p = fmt.Sprintf("At step %s %s has the lowest validation loss, %s nats per byte; %s is %s higher (%s)",
+				f["compare_step"], f["lowest"], f.r("lowest_val"), f["runner_up"], f.r("gap"), pctText(f.num("gap")/f.num("lowest_val")))
+			if n > 2 {
+				for i := 1; i <= n; i++ {
+					k := strconv.Itoa(i)
+					if r := f["recipe_"+k]; r != f["lowest"] && r != f["runner_up"] {
+						p += fmt.Sprintf(", %s %s", r, f.r("val_loss_"+k))
+					}
+				}
+			}
+			p += ". "
+			sp := f.num("spread")
+			switch {
+			case math.IsNaN(sp):
+				p += "Too few steps yet to compare the gap with how the two losses wander."
+			case f["gap_exceeds_spread"] == "true":
+				p += fmt.Sprintf("On the same batches over the last %s steps, %s's training loss minus %s's has a standard deviation of %s: "+
+					"the gap is larger than that spread, a difference this run can see.", f["spread_steps"], f["runner_up"], f["lowest"], f.r("spread"))
+			default:
+				p += fmt.Sprintf("On the same batches over the last %s steps, %s's training loss minus %s's has a standard deviation of %s: "+
+					"the gap is no larger than that spread, too small to tell the recipes apart in this run.", f["spread_steps"], f["runner_up"], f["lowest"], f.r("spread"))
+			}
+		} else {
+			p += "."
+		}
+		out = append(out, p)
+	}
+	if r, ok := f["inspect_recipe"]; ok {
+		op := operandText[f["operand"]]
+		if _, stats := f["largest_amax_layer"]; !stats {
+			if f.int("steps_done") < trainStatsEvery {
+				out = append(out, fmt.Sprintf("The maps will show %s's %s per linear layer, a column every %d steps.", r, op, trainStatsEvery))
+			} else {
+				out = append(out, fmt.Sprintf("The maps of %s stay empty: it keeps its %s in float32 or BF16, which have float32's range: "+
+					"no scale, and no underflow to count.", r, op))
+			}
+		} else {
+			k := ""
+			for i := 1; i <= n; i++ {
+				if f["recipe_"+strconv.Itoa(i)] == r {
+					k = strconv.Itoa(i)
+				}
+			}
+			p := fmt.Sprintf("The maps show %s's %s per linear layer, %d steps a column: its largest amax so far is %s, in %s. ",
+				r, op, trainStatsEvery, f.r("amax_"+k), f["largest_amax_layer"])
+			if f.num("underflow_"+k) == 0 {
+				p += "None of its elements underflowed to zero."
+			} else {
+				p += fmt.Sprintf("%s of its elements underflowed to zero, most in %s (%s).",
+					pctText(f.num("underflow_"+k)), f["worst_underflow_layer"], pctText(f.num("worst_underflow")))
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// joinAnd writes a list as "a", "a and b" or "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}

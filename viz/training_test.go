@@ -1,0 +1,240 @@
+package viz
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fp8lab/fp8lab/train"
+)
+
+// newTrainingWith returns a training scene with params applied.
+func newTrainingWith(t *testing.T, params map[string]string) *trainingScene {
+	t.Helper()
+	s := newTraining().(*trainingScene)
+	require.NoError(t, SetAll(s, params))
+	return s
+}
+
+// TestTrainingDeterministic: the same seed gives the same curves and the
+// same picture, whether the steps come from Animate's time slices or one
+// by one; another seed gives other curves.
+func TestTrainingDeterministic(t *testing.T) {
+	params := map[string]string{"recipe1": "fp32", "recipe2": "tensorwise", "recipe3": "none", "steps": "25", "seed": "3"}
+	a := newTrainingWith(t, params)
+	require.NoError(t, a.advanceSteps(8))
+
+	params["train"] = "true"
+	b := newTrainingWith(t, params)
+	for n := 0; n < 1000 && b.Version() < 16; n++ {
+		require.True(t, b.Animate(), "Animate must train while train is checked and steps remain")
+	}
+	ca, _ := a.run.snapshot()
+	cb, _ := b.run.snapshot()
+	require.Len(t, ca, 2)
+	for i := range ca {
+		require.GreaterOrEqual(t, len(cb[i].loss), 8)
+		assert.Equal(t, ca[i].loss, cb[i].loss[:8], "%s: sliced training changed the losses", ca[i].recipe)
+		assert.Equal(t, ca[i].val, cb[i].val[:len(ca[i].val)])
+	}
+	assert.NotEqual(t, ca[0].loss, ca[1].loss, "tensorwise must differ from fp32")
+
+	params["seed"] = "4"
+	delete(params, "train")
+	c := newTrainingWith(t, params)
+	require.NoError(t, c.advanceSteps(8))
+	cc, _ := c.run.snapshot()
+	assert.NotEqual(t, ca[0].loss, cc[0].loss, "another seed, other batches and weights")
+
+	// Same state, same pixels; unchecking train resets to step 0.
+	a2 := newTrainingWith(t, map[string]string{"recipe1": "fp32", "recipe2": "tensorwise", "recipe3": "none", "steps": "25", "seed": "3"})
+	require.NoError(t, a2.advanceSteps(8))
+	ia, err := RenderScene(a, 800, 500)
+	require.NoError(t, err)
+	ia2, err := RenderScene(a2, 800, 500)
+	require.NoError(t, err)
+	assert.Equal(t, ia.Pix, ia2.Pix)
+	require.NoError(t, b.Set("train", "false"))
+	assert.Equal(t, int64(0), b.Version(), "unchecking train clears the run")
+	assert.False(t, b.Animate(), "a stopped scene schedules no frames")
+}
+
+// TestTrainingBackground: a host that asks for background training gets
+// the same numbers from the scene's goroutine, a wake-up per step, and
+// Animate reports new steps only.
+func TestTrainingBackground(t *testing.T) {
+	params := map[string]string{"recipe1": "bf16", "recipe2": "none", "recipe3": "none", "steps": "25", "seed": "2"}
+	ref := newTrainingWith(t, params)
+	require.NoError(t, ref.advanceSteps(25))
+	want, _ := ref.run.snapshot()
+
+	s := newTrainingWith(t, params)
+	wakes := make(chan struct{}, 100)
+	s.RunInBackground(func() { wakes <- struct{}{} })
+	require.NoError(t, s.Set("train", "true"))
+	deadline := time.After(2 * time.Minute)
+	for n := 0; n < 25; n++ {
+		select {
+		case <-wakes:
+		case <-deadline:
+			t.Fatal("no wake-up from the background run")
+		}
+	}
+	s.run.stop()
+	got, _ := s.run.snapshot()
+	assert.Equal(t, want[0].loss, got[0].loss)
+	assert.Equal(t, want[0].val, got[0].val)
+	assert.True(t, s.Animate(), "new steps since the last Animate")
+	assert.False(t, s.Animate(), "nothing new since")
+	assert.Equal(t, "done", facts(s.Facts())["status"])
+}
+
+// independent runs the recipes with train.Run (not the scene's code) for
+// the same steps and seed.
+func independent(t *testing.T, recipes []string, steps int, seed uint64) []*train.Result {
+	t.Helper()
+	data, err := train.ClassroomCorpus()
+	require.NoError(t, err)
+	var out []*train.Result
+	for _, name := range recipes {
+		r, err := train.RecipeByName(name)
+		require.NoError(t, err)
+		res, err := train.Run(train.Classroom(), r, seed, steps, data)
+		require.NoError(t, err)
+		out = append(out, res)
+	}
+	return out
+}
+
+// TestTrainingExplainAgrees checks the explanation's claims against runs
+// made with train.Run in three settings: which recipe ends lowest and by
+// how much, whether the gap exceeds the paired spread (computed here), and
+// which layer's gradient underflows most.
+func TestTrainingExplainAgrees(t *testing.T) {
+	for _, tc := range []struct {
+		recipes []string
+		seed    uint64
+	}{
+		{[]string{"fp32", "nvfp4"}, 1},
+		{[]string{"bf16", "bf16-weights-rtn"}, 2},
+		{[]string{"tensorwise", "e5m2-grads", "mxfp8"}, 5},
+	} {
+		t.Run(strings.Join(tc.recipes, ","), func(t *testing.T) {
+			const steps = 50
+			params := map[string]string{"steps": strconv.Itoa(steps), "seed": strconv.FormatUint(tc.seed, 10),
+				"recipe2": "none", "recipe3": "none", "inspect": "2"}
+			for i, r := range tc.recipes {
+				params["recipe"+strconv.Itoa(i+1)] = r
+			}
+			s := newTrainingWith(t, params)
+			require.NoError(t, s.advanceSteps(steps))
+			runs := independent(t, tc.recipes, steps, tc.seed)
+			text := strings.Join(s.Explain(), "\n")
+
+			best, second := -1, -1
+			for i, r := range runs {
+				switch {
+				case best < 0 || r.FinalVal() < runs[best].FinalVal():
+					best, second = i, best
+				case second < 0 || r.FinalVal() < runs[second].FinalVal():
+					second = i
+				}
+			}
+			lb, l2 := runs[best].FinalVal(), runs[second].FinalVal()
+			assert.Contains(t, text, "At step 50 "+tc.recipes[best]+" has the lowest validation loss, "+sig4(lb))
+			assert.Contains(t, text, tc.recipes[second]+" is "+sig4(l2-lb)+" higher")
+
+			// The spread: sample standard deviation of the paired
+			// per-step differences over the last 50 steps.
+			var d []float64
+			for k := range steps {
+				d = append(d, runs[second].TrainLoss[k]-runs[best].TrainLoss[k])
+			}
+			var m, ss float64
+			for _, v := range d {
+				m += v / float64(len(d))
+			}
+			for _, v := range d {
+				ss += (v - m) * (v - m)
+			}
+			sd := math.Sqrt(ss / float64(len(d)-1))
+			assert.Contains(t, text, "standard deviation of "+sig4(sd))
+			if l2-lb > sd {
+				assert.Contains(t, text, "the gap is larger than that spread")
+			} else {
+				assert.Contains(t, text, "the gap is no larger than that spread")
+			}
+
+			// The maps' claim: the layer whose gradient underflows most
+			// (over all steps) in the inspected recipe.
+			uf, el := map[string]float64{}, map[string]float64{}
+			var top float64
+			for _, p := range runs[1].Stats {
+				for _, o := range p.Operands {
+					if o.Operand == "grad_output" {
+						uf[o.Layer] += float64(o.Underflow)
+						el[o.Layer] += float64(o.Elements)
+						top = math.Max(top, float64(o.Amax))
+					}
+				}
+			}
+			worst, wf := "", -1.0
+			for _, l := range train.Classroom().LinearLayers() {
+				if el[l] > 0 && uf[l]/el[l] > wf {
+					worst, wf = l, uf[l]/el[l]
+				}
+			}
+			switch {
+			case worst == "":
+				assert.Contains(t, text, "no scale, and no underflow to count")
+			case wf == 0:
+				assert.Contains(t, text, "None of its elements underflowed to zero")
+			default:
+				assert.Contains(t, text, "most in "+worst+" ("+pctText(wf)+")")
+			}
+			if worst != "" {
+				assert.Contains(t, text, "its largest amax so far is "+sig4(top))
+			}
+		})
+	}
+}
+
+// TestTrainingNotStarted: before Train, the scene says so and shows the
+// untrained model's validation loss.
+func TestTrainingNotStarted(t *testing.T) {
+	s := newTraining()
+	text := strings.Join(s.Explain(), "\n")
+	runs := independent(t, []string{"bf16"}, 1, 1)
+	assert.Contains(t, text, "Not trained yet")
+	assert.Contains(t, text, "At step 0 the validation loss is "+sig4(runs[0].Val[0].Loss))
+	assert.Contains(t, text, "bf16, tensorwise and nvfp4")
+	assert.False(t, s.(Animator).Animate())
+}
+
+// TestTrainingGoldenAfterSteps compares the picture after 30 fixed steps
+// of the default recipes with testdata/training-30steps.png (-update
+// rewrites it): a live scene's golden at a fixed state.
+func TestTrainingGoldenAfterSteps(t *testing.T) {
+	s := newTraining().(*trainingScene)
+	require.NoError(t, s.advanceSteps(30))
+	img, err := RenderScene(s, goldenW, goldenH)
+	require.NoError(t, err)
+	path := filepath.Join("testdata", "training-30steps.png")
+	if *update {
+		var buf bytes.Buffer
+		require.NoError(t, WritePNG(&buf, img))
+		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+		return
+	}
+	want := decodePNG(t, path)
+	n, worst, first := pixelDiff(want, img)
+	assert.Zero(t, n, "%s differs in %d pixels (largest %d, first at %v); regenerate with -update if intended", path, n, worst, first)
+}
