@@ -270,3 +270,11 @@ func (s *windowScene) Explain() []string {
 		f.r("current_scale_log2"), f.r("amax"), k, rel))
 	return out
 }
+
+// joinAnd writes a list as "a", "a and b" or "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}

@@ -126,10 +126,3 @@ func hadamardFormats(f facts) string {
 	return p
 }
 
-// joinAnd joins items as "a, b and c".
-func joinAnd(items []string) string {
-	if len(items) <= 1 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}

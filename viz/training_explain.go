@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // trainingWindow is how many of the last steps the paired spread covers.
@@ -249,10 +248,3 @@ func (s *trainingScene) Explain() []string {
 	return out
 }
 
-// joinAnd writes a list as "a", "a and b" or "a, b and c".
-func joinAnd(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
-}

@@ -3,12 +3,14 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/fp8lab/fp8lab/internal/jsapi"
+	"github.com/fp8lab/fp8lab/viz"
 )
 
 // game is what the playground needs from the interactive scene: an ebiten
@@ -74,7 +76,8 @@ func (p *player) LayoutF(w, h float64) (float64, float64) {
 	return float64(iw), float64(ih)
 }
 
-// snapshot is the scene's name and parameter values in one string.
+// snapshot is the scene's name, parameter values and version (for scenes
+// that change by themselves) in one string.
 func (p *player) snapshot() string {
 	s := p.Scene()
 	var b strings.Builder
@@ -85,6 +88,11 @@ func (p *player) snapshot() string {
 	for _, prm := range s.Params() {
 		v, _ := s.Get(prm.Name)
 		b.WriteString("\x00" + prm.Name + "=" + v)
+	}
+	if v, ok := s.(viz.Versioned); ok {
+		// A training run's facts change with every step: the page reads
+		// them again (at most every 200 ms).
+		b.WriteString("\x00version=" + strconv.FormatInt(v.Version(), 10))
 	}
 	return b.String()
 }

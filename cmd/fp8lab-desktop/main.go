@@ -42,7 +42,9 @@ func run(args []string) int {
 	if o.Tensor != "" && !o.SceneSet {
 		start = "window"
 	}
-	g, err := app.NewWithOptions(start, app.Options{HidePanel: o.HidePanel})
+	// The desktop has threads to spare: live training runs on its own
+	// goroutine and the window keeps answering.
+	g, err := app.NewWithOptions(start, app.Options{HidePanel: o.HidePanel, Background: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fp8lab-desktop:", err)
 		return 2

@@ -37,6 +37,10 @@ type Options struct {
 	// change, a queued click, an animation step), from any goroutine: the
 	// browser build uses it to restart its parked frame loop.
 	Wake func()
+	// Background lets scenes with long work (live training) do it on their
+	// own goroutine (ui.Options.Background): for the desktop app; the
+	// browser, single-threaded, leaves it off and trains between frames.
+	Background bool
 }
 
 // Game is an ebiten.Game showing one scene at a time. Besides the
@@ -74,7 +78,7 @@ func New(name string) (*Game, error) { return NewWithOptions(name, Options{}) }
 // NewWithOptions returns a Game showing the scene called name.
 func NewWithOptions(name string, opts Options) (*Game, error) {
 	g := &Game{external: opts.ExternalPointer, onWake: opts.Wake}
-	s, err := ui.New(name, ui.Options{HidePanel: opts.HidePanel, Wake: g.wake})
+	s, err := ui.New(name, ui.Options{HidePanel: opts.HidePanel, Wake: g.wake, Background: opts.Background})
 	if err != nil {
 		return nil, err
 	}

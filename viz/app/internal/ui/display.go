@@ -93,3 +93,11 @@ func (g *Shell) wake() {
 		g.opts.Wake()
 	}
 }
+
+// backgroundWake is the wake-up a background scene calls from its own
+// goroutine, without the Shell's lock: it only asks the host for a frame.
+func (g *Shell) backgroundWake() {
+	if w := g.opts.Wake; w != nil {
+		w()
+	}
+}

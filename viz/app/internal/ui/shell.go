@@ -52,8 +52,15 @@ type Options struct {
 	// Wake, if set, is called (with the Shell locked: it must not call
 	// back) whenever something changes that must be drawn: a parameter,
 	// the scene, the panel, the pixel ratio, a queued click. Hosts that
-	// draw only on demand schedule a frame in it.
+	// draw only on demand schedule a frame in it. With Background it is
+	// also called from the goroutines of scenes that work in the
+	// background, without the lock.
 	Wake func()
+	// Background lets scenes that do long work (viz.Backgrounder: live
+	// training) do it on their own goroutine instead of in Animate's
+	// slices: for hosts with threads to spare (the desktop app, not the
+	// single-threaded browser).
+	Background bool
 }
 
 // New returns a Shell showing the scene called name.
@@ -79,6 +86,9 @@ func (g *Shell) setScene(name string) error {
 		var err error
 		if s, err = viz.New(name); err != nil {
 			return err
+		}
+		if b, ok := s.(viz.Backgrounder); ok && g.opts.Background {
+			b.RunInBackground(g.backgroundWake)
 		}
 		g.scenes[name] = s
 	}
@@ -259,6 +269,9 @@ func (g *Shell) signature() string {
 	for _, p := range g.scene().Params() {
 		v, _ := g.scene().Get(p.Name)
 		b.WriteString(";" + p.Name + "=" + v)
+	}
+	if v, ok := g.scene().(viz.Versioned); ok {
+		fmt.Fprintf(&b, ";version=%d", v.Version())
 	}
 	return b.String()
 }
