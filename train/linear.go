@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
@@ -53,6 +50,7 @@ type linearEngine struct {
 	bufs    [2][]float32   // K-major scratch of the left and right operands
 	random  []uint32
 	capture func(capturedOperand)
+	pack    [2][]float32 // packing space of the WebAssembly build's matmul
 }
 
 func newLinearEngine(cfg Config, r *Recipe, seed uint64) (*linearEngine, error) {
@@ -267,15 +265,7 @@ func (e *linearEngine) gemm(product int, c []float32, a, b kmOperand, M, K, N in
 	if acc != nil && *acc != scaling.Float32Accumulator && a.q != nil && b.q != nil {
 		return emulatedGemm(c, a.q, b.q, *acc, beta)
 	}
-	ta, ga := blas.NoTrans, blas32.General{Rows: M, Cols: K, Stride: K, Data: a.data}
-	if !a.kmajor {
-		ta, ga = blas.Trans, blas32.General{Rows: K, Cols: M, Stride: M, Data: a.data}
-	}
-	tb, gb := blas.Trans, blas32.General{Rows: N, Cols: K, Stride: K, Data: b.data}
-	if !b.kmajor {
-		tb, gb = blas.NoTrans, blas32.General{Rows: K, Cols: N, Stride: N, Data: b.data}
-	}
-	blas32.Gemm(ta, tb, 1, ga, gb, beta, blas32.General{Rows: M, Cols: N, Stride: N, Data: c})
+	e.matmul(c, a.data, b.data, a.kmajor, b.kmajor, M, K, N, beta)
 	return nil
 }
 
