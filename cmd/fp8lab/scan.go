@@ -15,6 +15,7 @@ import (
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/internal/outfile"
 	"github.com/fp8lab/fp8lab/scan"
+	"github.com/fp8lab/fp8lab/scan/report"
 	"github.com/fp8lab/fp8lab/tensorio"
 )
 
@@ -103,7 +104,7 @@ func runScan(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		err = writeScanText(stdout, rep)
 	}
 	if err == nil && *html != "" {
-		err = outfile.WriteFile(*html, scanHTML(rep))
+		err = outfile.WriteFile(*html, report.Page(rep))
 	}
 	if scanErr != nil {
 		return scanErr
@@ -121,30 +122,17 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// scanCSVHeader names the columns of the CSV report.
-var scanCSVHeader = []string{"file", "tensor", "dtype", "shape", "amax", "min_nonzero", "dynamic_range_binades", "zeros",
-	"nan", "inf", "outlier_max_over_rms", "recipe", "format", "scale_inv_min", "scale_inv_max", "overflow_pct",
-	"underflow_pct", "subnormal_pct", "mse", "sqnr_db", "worst_row_sqnr_db", "worst_row", "worst_block_sqnr_db", "worst_block", "skipped"}
-
 // g formats a float exactly enough to be read back to the same float64.
 func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-func shapeString(s []int64) string {
-	parts := make([]string, len(s))
-	for i, d := range s {
-		parts[i] = strconv.FormatInt(d, 10)
-	}
-	return "[" + strings.Join(parts, " ") + "]"
-}
-
 func writeScanCSV(w io.Writer, rep *scan.Report) error {
 	cw := csv.NewWriter(w)
-	cw.Write(scanCSVHeader)
+	cw.Write(report.Columns)
 	for _, t := range rep.Tensors {
-		head := []string{t.File, t.Name, t.DType, shapeString(t.Shape), g(t.Amax), g(t.MinNonZero), g(t.DynamicRange), g(t.Zeros),
+		head := []string{t.File, t.Name, t.DType, report.Shape(t.Shape), g(t.Amax), g(t.MinNonZero), g(t.DynamicRange), g(t.Zeros),
 			strconv.Itoa(t.NaN), strconv.Itoa(t.Inf), g(t.Outlier)}
 		if len(t.Results) == 0 {
-			row := append(append([]string{}, head...), make([]string, len(scanCSVHeader)-len(head))...)
+			row := append(append([]string{}, head...), make([]string, len(report.Columns)-len(head))...)
 			row[len(row)-1] = t.Skipped
 			cw.Write(row)
 		}
@@ -161,7 +149,7 @@ func writeScanCSV(w io.Writer, rep *scan.Report) error {
 func writeScanText(w io.Writer, rep *scan.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, t := range rep.Tensors {
-		fmt.Fprintf(w, "%s  %s %s", t.Name, t.DType, shapeString(t.Shape))
+		fmt.Fprintf(w, "%s  %s %s", t.Name, t.DType, report.Shape(t.Shape))
 		if t.Skipped != "" {
 			fmt.Fprintf(w, "  skipped: %s\n\n", t.Skipped)
 			continue
@@ -188,18 +176,10 @@ func writeScanText(w io.Writer, rep *scan.Report) error {
 	}
 	fmt.Fprintf(w, "Summary (%d tensors; keep in BF16 below %.4g dB SQNR)\n", len(rep.Tensors), rep.MinSQNR)
 	for _, s := range rep.Summary {
-		fmt.Fprintf(w, "  %s %s: worst %s; keep in BF16: %s\n", s.Recipe, s.Format, strings.Join(s.Worst, ", "), keepList(s.KeepBF16))
+		fmt.Fprintf(w, "  %s %s: worst %s; keep in BF16: %s\n", s.Recipe, s.Format, strings.Join(s.Worst, ", "), report.KeepList(s.KeepBF16))
 	}
 	if rep.Interrupted {
 		fmt.Fprintln(w, "(interrupted: partial report)")
 	}
 	return nil
-}
-
-// keepList is the summary's list of tensors to keep in BF16, or "none".
-func keepList(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
 }

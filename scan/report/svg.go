@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -51,7 +51,7 @@ func histogramSVG(t scan.TensorStats) string {
 		c := colors[k%len(colors)]
 		x0, x1 := x(math.Log2(w.Lo)), x(math.Log2(w.Hi))
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" fill-opacity="0.15" stroke="%s"><title>%s window [%s, %s]</title></rect>`,
-			x0, histTop, x1-x0, histH, c, c, html.EscapeString(w.Format), g4(w.Lo), g4(w.Hi))
+			x0, histTop, x1-x0, histH, c, c, html.EscapeString(w.Format), G4(w.Lo), G4(w.Hi))
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10" fill="%s">%s</text>`, x0+2, histTop+10+11*float64(k), c, html.EscapeString(w.Format))
 	}
 	peak := 0

@@ -1,0 +1,171 @@
+// Package report renders a scan.Report as HTML: a heatmap of tensors ×
+// recipes coloured by worst-block SQNR, the summary, the whole table and a
+// histogram per tensor against the format window (inline SVG). The CLI's
+// offline report (fp8lab scan --html) is Page; the playground's Scan page
+// shows Body, so both draw the same figures from the same code.
+package report
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fp8lab/fp8lab/scan"
+)
+
+// Columns names the columns of the table, one row per tensor × recipe ×
+// format; the CLI's CSV report has the same columns.
+var Columns = []string{"file", "tensor", "dtype", "shape", "amax", "min_nonzero", "dynamic_range_binades", "zeros",
+	"nan", "inf", "outlier_max_over_rms", "recipe", "format", "scale_inv_min", "scale_inv_max", "overflow_pct",
+	"underflow_pct", "subnormal_pct", "mse", "sqnr_db", "worst_row_sqnr_db", "worst_row", "worst_block_sqnr_db", "worst_block", "skipped"}
+
+// Page renders the report as one self-contained, offline HTML page (no
+// scripts, fonts or links) around Body, styled by CSS.
+func Page(rep *scan.Report) []byte {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>fp8lab scan</title><style>
+body{font:13px system-ui,sans-serif;margin:1.5em}`)
+	b.WriteString(CSS())
+	b.WriteString(`</style></head><body><h1>fp8lab scan</h1>`)
+	b.WriteString(Body(rep))
+	b.WriteString("</body></html>\n")
+	return []byte(b.String())
+}
+
+// heatSteps is how many hues the heatmap uses, from red (0) to green
+// (heatSteps-1): a class per hue rather than a style attribute, so that a
+// page whose Content-Security-Policy forbids inline styles shows it too.
+const heatSteps = 13
+
+// CSS is the style sheet of Body: the tables and the heatmap's colours.
+// Page embeds it; the playground serves it as a file.
+func CSS() string {
+	var b strings.Builder
+	b.WriteString(`.scan-report table{border-collapse:collapse}.scan-report td,.scan-report th{padding:2px 6px;border:1px solid #ccc;text-align:right}
+.scan-report th{background:#f4f4f4}.scan-report td.n{text-align:left}.scan-report .wide{overflow-x:auto;max-width:100%}
+.scan-report svg.hist{max-width:100%;height:auto}.scan-report td.heat-nan{background:#eee}
+`)
+	for k := 0; k < heatSteps; k++ {
+		fmt.Fprintf(&b, ".scan-report td.heat%d{background:hsl(%.0f,70%%,75%%)}\n", k, 120*float64(k)/(heatSteps-1))
+	}
+	return b.String()
+}
+
+// Body renders the report without the page around it: the account of what
+// was scanned, the heatmap, the summary, the table and the histograms. The
+// heatmap's and the table's rows carry the tensor's name in data-tensor, so
+// a page can make them clickable.
+func Body(rep *scan.Report) string {
+	var b strings.Builder
+	b.WriteString(`<div class="scan-report">`)
+	fmt.Fprintf(&b, "<p>%d tensors; recipes %s; formats %s; keep in BF16 below %.4g dB worst-block SQNR.", len(rep.Tensors),
+		html.EscapeString(strings.Join(rep.Recipes, ", ")), html.EscapeString(strings.Join(rep.Formats, ", ")), rep.MinSQNR)
+	if rep.Interrupted {
+		b.WriteString(" <b>Interrupted: partial report.</b>")
+	}
+	b.WriteString(`</p><h2>Worst-block SQNR (dB)</h2><div class="wide"><table class="heatmap"><tr><th>tensor</th>`)
+	var cols []string
+	for _, t := range rep.Tensors {
+		for _, r := range t.Results {
+			if c := r.Recipe + " " + r.Format; !slices.Contains(cols, c) {
+				cols = append(cols, c)
+			}
+		}
+	}
+	for _, c := range cols {
+		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c))
+	}
+	b.WriteString("</tr>")
+	for _, t := range rep.Tensors {
+		name := html.EscapeString(t.Name)
+		fmt.Fprintf(&b, `<tr data-tensor="%s"><td class=n>%s</td>`, name, name)
+		for _, c := range cols {
+			cell := "<td></td>"
+			for _, r := range t.Results {
+				if r.Recipe+" "+r.Format == c {
+					cell = fmt.Sprintf(`<td class="%s">%.1f</td>`, heat(r.WorstBlockSQNR, rep.MinSQNR), r.WorstBlockSQNR)
+					if r.Skipped != "" {
+						cell = "<td>skipped</td>"
+					}
+				}
+			}
+			b.WriteString(cell)
+		}
+		b.WriteString("</tr>")
+	}
+	b.WriteString("</table></div><h2>Summary</h2><ul>")
+	for _, s := range rep.Summary {
+		fmt.Fprintf(&b, "<li>%s %s: worst %s; keep in BF16: %s</li>", html.EscapeString(s.Recipe), html.EscapeString(s.Format),
+			html.EscapeString(strings.Join(s.Worst, ", ")), html.EscapeString(KeepList(s.KeepBF16)))
+	}
+	b.WriteString(`</ul><h2>Table</h2><div class="wide"><table class="scan-table"><tr>`)
+	for _, h := range Columns {
+		fmt.Fprintf(&b, "<th>%s</th>", h)
+	}
+	b.WriteString("</tr>")
+	for _, t := range rep.Tensors {
+		for _, r := range t.Results {
+			vals := []string{t.File, t.Name, t.DType, Shape(t.Shape), G4(t.Amax), G4(t.MinNonZero), G4(t.DynamicRange), G4(t.Zeros),
+				fmt.Sprint(t.NaN), fmt.Sprint(t.Inf), G4(t.Outlier), r.Recipe, r.Format, G4(r.ScaleInvMin), G4(r.ScaleInvMax), G4(r.Overflow),
+				G4(r.Underflow), G4(r.Subnormal), G4(r.MSE), G4(r.SQNR), G4(r.WorstRowSQNR), fmt.Sprint(r.WorstRow), G4(r.WorstBlockSQNR),
+				fmt.Sprint(r.WorstBlock), r.Skipped}
+			fmt.Fprintf(&b, `<tr data-tensor="%s">`, html.EscapeString(t.Name))
+			for k, v := range vals {
+				cls := ""
+				if k < 4 || k == 11 || k == 12 {
+					cls = " class=n"
+				}
+				fmt.Fprintf(&b, "<td%s>%s</td>", cls, html.EscapeString(v))
+			}
+			b.WriteString("</tr>")
+		}
+	}
+	b.WriteString("</table></div><h2>Histograms</h2><p>log2|x| of each tensor's finite nonzero values (bar height: square root of the count) against each format's window under the tensorwise scale: [smallest positive value, Max] × scale_inv. Right of the window is clipped, left of it flushed to zero.</p>")
+	for _, t := range rep.Tensors {
+		fmt.Fprintf(&b, "<h3>%s</h3>", html.EscapeString(t.Name))
+		if t.Skipped != "" {
+			fmt.Fprintf(&b, "<p>skipped: %s</p>", html.EscapeString(t.Skipped))
+			continue
+		}
+		b.WriteString(histogramSVG(t))
+	}
+	b.WriteString("</div>")
+	return b.String()
+}
+
+// G4 formats a statistic as the table prints it: four significant digits.
+func G4(v float64) string { return fmt.Sprintf("%.4g", v) }
+
+// Shape writes a tensor's shape as "[2 3]".
+func Shape(s []int64) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = strconv.FormatInt(d, 10)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// KeepList is the summary's list of tensors to keep in BF16, or "none".
+func KeepList(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// heat is the class that colours an SQNR: red at or below 0 dB, through
+// the threshold (below it, no greener than 30% of the way), to green at
+// 40 dB and above.
+func heat(db, threshold float64) string {
+	if math.IsNaN(db) {
+		return "heat-nan"
+	}
+	f := math.Max(0, math.Min(1, db/40))
+	if db < threshold {
+		f = math.Min(f, 0.3)
+	}
+	return fmt.Sprintf("heat%d", int(math.Round(f*(heatSteps-1))))
+}
