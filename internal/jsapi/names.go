@@ -5,6 +5,6 @@ package jsapi
 // installs exactly these (a Node test checks it).
 var (
 	CoreFunctions  = []string{"decode", "describe", "dither", "encode", "explain", "formats", "hadamard", "info", "quantize", "randomBits", "table"}
-	SceneFunctions = []string{"renderScene", "sceneInfo", "scenes"}
+	SceneFunctions = []string{"extractTensor", "renderScene", "scanFile", "sceneInfo", "scenes"}
 	LiveFunctions  = []string{"currentScene", "frameCount", "getParam", "loadTensor", "setParam", "setScene"}
 )

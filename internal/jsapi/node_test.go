@@ -205,6 +205,7 @@ func TestCoreModuleInNode(t *testing.T) {
 	cases = append(cases, robustnessCases()...)
 	cases = append(cases, typeCases()...)
 	cases = append(cases, hostileJSCases()...)
+	cases = append(cases, scanCases(t)...)
 	// Every function must be exercised by some case.
 	all := append(append(append([]string{}, coreFunctionsForTest()...), sceneFunctionsForTest()...), liveFunctionsForTest()...)
 	for _, name := range all {

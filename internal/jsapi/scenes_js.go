@@ -11,9 +11,11 @@ import (
 // scene, so they never disturb the one on screen.
 func sceneFuncs() map[string]fn {
 	return map[string]fn{
-		"scenes":      apiScenes,
-		"sceneInfo":   apiSceneInfo,
-		"renderScene": apiRenderScene,
+		"scenes":        apiScenes,
+		"sceneInfo":     apiSceneInfo,
+		"renderScene":   apiRenderScene,
+		"scanFile":      apiScanFile,
+		"extractTensor": apiExtractTensor,
 	}
 }
 

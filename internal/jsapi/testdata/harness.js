@@ -2,7 +2,8 @@
 //
 //   node harness.js WASM_EXEC_JS FP8LAB_JS MODULE.wasm CASES.json
 //
-// CASES.json is [{"name": ..., "code": "<function body using api>"}]. The
+// CASES.json is [{"name": ..., "code": "<function body using api>"}] (a
+// body that returns a Promise is awaited). The
 // harness prints one JSON array: for each case {name, value} or
 // {name, error, errorType}, with typed arrays as {type, values} and NaN and
 // infinities as the strings "NaN", "+Inf", "-Inf".
@@ -49,7 +50,7 @@ function plain(v) {
   for (const c of cases) {
     try {
       const f = new Function("api", "\"use strict\";\n" + c.code);
-      results.push({ name: c.name, value: plain(f(api)) });
+      results.push({ name: c.name, value: plain(await f(api)) }); // a Promise is awaited
     } catch (e) {
       results.push({ name: c.name, error: String(e && e.message), errorType: e && e.constructor && e.constructor.name });
     }
