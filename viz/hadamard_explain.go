@@ -125,4 +125,3 @@ func hadamardFormats(f facts) string {
 	}
 	return p
 }
-

@@ -247,4 +247,3 @@ func (s *trainingScene) Explain() []string {
 	}
 	return out
 }
-
