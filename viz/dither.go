@@ -268,7 +268,7 @@ func (s *ditherScene) computeScores() error {
 		{"stochastic_1", "one stochastic frame", s.frame0, s.psnr[0], true},
 		{"bayer", "Bayer " + bs + "×" + bs, s.bayer, s.pBayer, true},
 		{"floyd", "Floyd–Steinberg", s.floyd, s.pFS, true},
-		{"average", fmt.Sprintf("mean of %d frames", n), s.avg, s.psnr[n-1], false},
+		{"average", "mean of " + plural(n, "frame", "frames"), s.avg, s.psnr[n-1], false},
 	}
 	out := make([]ditherScore, len(list))
 	for i, m := range list {

@@ -77,7 +77,7 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 		{s.img, "original"},
 		{s.nearest, "round to nearest · " + dB(s.pNearest)},
 		{s.frame0, "one stochastic frame · " + dB(s.psnr[0])},
-		{s.avg, fmt.Sprintf("mean of %d frames · %s", n, dB(s.psnr[n-1]))},
+		{s.avg, "mean of " + plural(n, "frame", "frames") + " · " + dB(s.psnr[n-1])},
 		{s.bayer, fmt.Sprintf("Bayer %s×%s · %s", s.ps.str("bayer"), s.ps.str("bayer"), dB(s.pBayer))},
 		{s.floyd, "Floyd–Steinberg · " + dB(s.pFS)},
 	}

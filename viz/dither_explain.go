@@ -57,9 +57,9 @@ func (s *ditherScene) Explain() []string {
 	}
 	near, one, avg := f.num("psnr_nearest_db"), f.num("psnr_stochastic_1_db"), f.num("psnr_average_db")
 	out := []string{fmt.Sprintf("The picture is quantized to %s grey levels. Rounding to nearest gives a PSNR of %s; one stochastically rounded "+
-		"frame (%s random bits) gives %s, %s it, and the mean of %s such frames reaches %s, %s rounding to nearest. "+
+		"frame (%s random bits) gives %s, %s it, and the mean of %s reaches %s, %s rounding to nearest. "+
 		"Each pixel's expected value is the original, so detail that rounding to nearest erases comes back on average.",
-		f["levels"], dbText(near), f["random_bits"], dbText(one), above(one, near), f["frames"], dbText(avg), above(avg, near))}
+		f["levels"], dbText(near), f["random_bits"], dbText(one), above(one, near), plural(f.int("frames"), "such frame", "such frames"), dbText(avg), above(avg, near))}
 	if f["growing"] == "true" {
 		out[0] += fmt.Sprintf(" Grow N live is on: N grows by one frame at every screen refresh and stops at %s.", f["max_frames"])
 	}
@@ -73,13 +73,13 @@ func (s *ditherScene) Explain() []string {
 	} else {
 		p += fmt.Sprintf("rounding to nearest ends at %s; ", sig4(nr))
 	}
-	closer := "closer to"
+	closer := "closer to the exact sum than"
 	if math.Abs(sr-exact) > math.Abs(nr-exact) {
-		closer = "farther from"
+		closer = "farther from the exact sum than"
 	} else if math.Abs(sr-exact) == math.Abs(nr-exact) {
-		closer = "as close to"
+		closer = "as close to the exact sum as"
 	}
-	p += fmt.Sprintf("stochastic rounding ends at %s, %s the exact sum than rounding to nearest.", sig4(sr), closer)
+	p += fmt.Sprintf("stochastic rounding ends at %s, %s rounding to nearest.", sig4(sr), closer)
 	return append(out, p)
 }
 
