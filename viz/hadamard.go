@@ -78,7 +78,7 @@ func newHadamard() Scene {
 		Param{Name: "random_signs", Label: "Random signs", Kind: ParamBool, Default: "false",
 			Help: "multiply by random ±1 before the transform (randomized Hadamard): one outlier no longer gives two clean peaks"},
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: signedFormats(), Default: "E2M1",
-			Help: "element format: rotation rescues FP4 (E2M1), whose range is tiny; FP8 E4M3 rarely needs it"},
+			Help: "element format: rotation rescues FP4 (E2M1), whose grid is coarse; with FP8 E4M3 it can lower SQNR (see the per-format chart)"},
 		Param{Name: "granularity", Label: "Scaling", Kind: ParamChoice, Options: []string{"tensor", "row", "mx"}, Default: "tensor",
 			Help: "which elements share a scale (mx needs an MX element format)"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "3",
@@ -174,7 +174,7 @@ func (s *hadamardScene) source(n, rows int, seed uint64) (*scaling.Tensor, []int
 				return nil, nil, "", err
 			}
 			copy(t.Data, l.Data[:r*m])
-			return t, nil, fmt.Sprintf("the first %d values of the loaded 1-D tensor (%s values), cut into %s of %d", r*m, countText(l.Cols), plural(r, "row", "rows"), m), nil
+			return t, nil, fmt.Sprintf("the first %d values of the loaded 1-D tensor (%s values), cut into %s of %d", r*m, strconv.Itoa(l.Cols), plural(r, "row", "rows"), m), nil
 		}
 		m := min(n, pow2Floor(l.Cols))
 		r := min(rows, l.Rows)
@@ -205,9 +205,6 @@ func (s *hadamardScene) source(n, rows int, seed uint64) (*scaling.Tensor, []int
 	t, err := scaling.MakeOutlierTensor(spec)
 	return t, cols, "", err
 }
-
-// countText writes a count as an integer.
-func countText(n int) string { return strconv.Itoa(n) }
 
 func (s *hadamardScene) compute() error {
 	key := s.ps.key("tensor", "n", "rows", "outliers", "outlier", "block", "random_signs", "format", "granularity", "seed")

@@ -115,7 +115,7 @@ func hadamardFormats(f facts) string {
 			parts = append(parts, c.verb+" "+joinAnd(l))
 		}
 	}
-	p := "The same tensor in other formats (the middle chart, the shown one shaded; click a format to show it): the rotation " + strings.Join(parts, "; it ") + "."
+	p := "The same tensor in other formats (chart “SQNR change by rotating”, the shown format shaded; click a format to show it): the rotation " + strings.Join(parts, "; it ") + "."
 	if len(groups["raises"]) > 0 && len(groups["lowers"]) > 0 {
 		var hurt []string
 		for _, it := range groups["lowers"] {
