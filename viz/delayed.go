@@ -25,6 +25,7 @@ type delayedScene struct {
 	ps    *paramSet
 	key   string
 	steps []scaling.DelayedStep
+	lows  []float64 // smallest nonzero |x| of each step
 	f     *fp8.Format
 	axes  []*plot.Axes // of the last render, for clicks
 	size  image.Point
@@ -42,8 +43,8 @@ func newDelayed() Scene {
 			Help: "the scale is divided by 2^margin: headroom for growth, at the cost of precision"},
 		Param{Name: "drift", Label: "Drift % per step", Kind: ParamInt, Min: -5, Max: 5, Step: 1, Default: "0",
 			Help: "the tensor's standard deviation grows by this many percent at every step"},
-		Param{Name: "spike", Label: "Spike factor (log₂)", Kind: ParamInt, Min: 0, Max: 16, Step: 1, Default: "6",
-			Help: "one step is multiplied by 2^spike, like a loss spike (0: none)"},
+		Param{Name: "spike", Label: "Spike factor (log₂)", Kind: ParamInt, Min: 0, Max: 16, Step: 1, Default: "10",
+			Help: "one step is multiplied by 2^spike, like a loss spike (0: none); it clips at once, then flushes small values while it stays in the history"},
 		Param{Name: "spike_at", Label: "Spike at step", Kind: ParamInt, Min: 0, Max: delayedSteps - 1, Step: 1, Default: "80",
 			Help: "the step that spikes; click a plot to move it"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "5",
@@ -95,8 +96,32 @@ func (s *delayedScene) compute() error {
 	if err != nil {
 		return err
 	}
-	s.steps, s.f, s.key = steps, f, key
+	lows := make([]float64, len(ts))
+	for i, t := range ts {
+		lows[i] = math.Inf(1)
+		for _, v := range t.Data {
+			if a := math.Abs(float64(v)); a > 0 && a < lows[i] {
+				lows[i] = a
+			}
+		}
+	}
+	s.steps, s.lows, s.f, s.key = steps, lows, f, key
 	return nil
+}
+
+// staleWindow returns the steps after the spike whose scale is still at
+// least 2× below the scale the spike step used, because the spike's amax is
+// in the history: from, to (inclusive) and their count (0 when none).
+func (s *delayedScene) staleWindow() (from, to, n int) {
+	at := s.ps.int("spike_at")
+	if s.ps.int("spike") == 0 || at >= len(s.steps) {
+		return 0, 0, 0
+	}
+	before := float64(s.steps[at].Scale)
+	for k := at + 1; k < len(s.steps) && float64(s.steps[k].Scale) <= before/2; k++ {
+		n++
+	}
+	return at + 1, at + n, n
 }
 
 // Facts implements Scene.
@@ -121,17 +146,24 @@ func (s *delayedScene) Facts() map[string]string {
 	}
 	n := float64(len(s.steps))
 	spikeAt, spikeOver, flushSteps, flushed := s.ps.int("spike_at"), 0, 0, 0
-	hist, _ := strconv.Atoi(s.ps.str("history"))
+	from, to, stale := s.staleWindow()
+	var staleSQ, beforeSQ float64
 	for _, st := range s.steps {
 		if st.Step == spikeAt {
 			spikeOver = st.Overflow
 		}
-		if st.Step > spikeAt && st.Step <= spikeAt+hist && st.Underflow > 0 {
-			flushSteps++
-			flushed += st.Underflow
+		if stale > 0 && st.Step >= from && st.Step <= to {
+			staleSQ += st.SQNR / float64(stale)
+			if st.Underflow > 0 {
+				flushSteps++
+				flushed += st.Underflow
+			}
+		}
+		if stale > 0 && st.Step >= spikeAt-stale && st.Step < spikeAt {
+			beforeSQ += st.SQNR / float64(min(stale, spikeAt))
 		}
 	}
-	return map[string]string{
+	m := map[string]string{
 		"format":                  s.f.Name(),
 		"steps":                   strconv.Itoa(len(s.steps)),
 		"overflow_steps":          strconv.Itoa(events),
@@ -146,7 +178,18 @@ func (s *delayedScene) Facts() map[string]string {
 		"spike_overflow":          strconv.Itoa(spikeOver),
 		"flush_steps_after_spike": strconv.Itoa(flushSteps),
 		"flushed_after_spike":     strconv.Itoa(flushed),
+		"values_per_step":         strconv.Itoa(delayedRows * delayedCols),
+		"stale_steps":             strconv.Itoa(stale),
 	}
+	if stale > 0 {
+		m["stale_from"], m["stale_to"] = strconv.Itoa(from), strconv.Itoa(to)
+		m["stale_scale_ratio"] = fact(float64(s.steps[spikeAt].Scale) / float64(s.steps[from].Scale))
+		m["stale_mean_sqnr_db"] = fact(staleSQ)
+		if spikeAt > 0 {
+			m["before_spike_mean_sqnr_db"] = fact(beforeSQ)
+		}
+	}
+	return m
 }
 
 // Click implements Scene.
@@ -181,18 +224,48 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 		errorPanel(dst, body, st, err.Error())
 		return nil
 	}
-	rows, err := plot.SplitRows(body, st.px(10), 1.25, 1, 1)
+	// The legends stand in a column right of the plots, where they cover
+	// no data, as wide as their longest label (measured off screen).
+	th := st.th
+	dash := []float64{st.pxf(5), st.pxf(4)}
+	legends := [][]plot.LegendEntry{{
+		{Label: "largest, smallest |x|", Color: plot.ReddishPurple, Width: st.pxf(1.5), Marker: plot.MarkerCircle},
+		{Label: "window of the scale", Color: windowTint, Kind: plot.LegendSwatch},
+		{Label: "clipped", Color: plot.Vermillion, Kind: plot.LegendMarker, Marker: plot.MarkerTriangleUp},
+		{Label: "flushed to zero", Color: plot.Orange, Kind: plot.LegendMarker, Marker: plot.MarkerTriangleDown},
+	}, {
+		{Label: "delayed scaling", Color: plot.Blue, Width: st.pxf(2.5)},
+		{Label: "current scaling", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: dash},
+	}}
+	legW := 0
+	for _, l := range legends {
+		box, err := plot.DrawLegend(image.NewRGBA(body), body, plot.TopRight, l, &th)
+		if err != nil {
+			return err
+		}
+		legW = max(legW, box.Dx()+2*(body.Max.X-box.Max.X))
+	}
+	plots := image.Rect(body.Min.X, body.Min.Y, body.Max.X-legW, body.Max.Y)
+	rows, err := plot.SplitRows(plots, st.px(10), 1.25, 1, 1)
 	if err != nil {
 		return err
 	}
 	n := len(s.steps)
 	x := make([]float64, n)
 	amax, top, scale, cur, sq, csq := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	var ox, oy []float64
+	floor := make([]float64, n)
+	var ox, oy, ux, uy []float64
+	// Below half the smallest subnormal a value rounds to zero (the tie
+	// goes to the even zero): the window's floor.
+	tiny := s.f.Info().MinSubnormal / 2
 	for i, p := range s.steps {
 		x[i] = float64(p.Step)
 		amax[i] = p.Amax
 		top[i] = s.f.Max() / float64(p.Scale)
+		floor[i] = tiny / float64(p.Scale)
+		if p.Underflow > 0 {
+			ux, uy = append(ux, x[i]), append(uy, s.lows[i])
+		}
 		scale[i], cur[i] = float64(p.Scale), float64(p.CurrentScale)
 		sq[i], csq[i] = p.SQNR, p.CurrentSQNR
 		if p.Overflow > 0 {
@@ -203,7 +276,7 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	yAmax, err := log2Span(amax, top)
+	yAmax, err := log2Span(amax, top, floor, s.lows)
 	if err != nil {
 		return err
 	}
@@ -216,35 +289,24 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 		return err
 	}
 	// Short pictures drop the plot titles and keep the axis labels.
-	titles := []string{"Amax of each step and the largest value the scale lets through",
+	titles := []string{"Largest and smallest |x| of each step, and the window the scale lets through",
 		"Scale: delayed (from history) and current (from this step)", "SQNR of each step"}
 	xlabel := "training step"
 	if body.Dy() < st.px(480) {
 		titles, xlabel = []string{"", "", ""}, ""
-		if rows, err = plot.SplitRows(body, st.px(4), 1.1, 1, 1.3); err != nil {
+		if rows, err = plot.SplitRows(plots, st.px(4), 1.1, 1, 1.3); err != nil {
 			return err
 		}
 	}
-	legends := [][]plot.LegendEntry{{
-		{Label: "amax of the step", Color: plot.ReddishPurple, Width: st.pxf(1.5), Marker: plot.MarkerCircle},
-		{Label: "max ÷ scale: above it values clip", Color: plot.Blue, Width: st.pxf(2.5)},
-		{Label: "overflow", Color: plot.Vermillion, Kind: plot.LegendMarker, Marker: plot.MarkerTriangleUp},
-	}, {
-		{Label: "delayed", Color: plot.Blue, Width: st.pxf(2.5)},
-		{Label: "current", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
-	}, {
-		{Label: "delayed", Color: plot.Blue, Width: st.pxf(2)},
-		{Label: "current", Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
-	}}
 	axes, err := alignedAxes(rows,
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, yAmax, titles[0], "", "magnitude", legends[0]...)
+			return st.axes(r, xs, yAmax, titles[0], "", "magnitude")
 		},
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, yScale, titles[1], "", "scale", legends[1]...)
+			return st.axes(r, xs, yScale, titles[1], "", "scale")
 		},
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, ySQ, titles[2], xlabel, "SQNR (dB)", legends[2]...)
+			return st.axes(r, xs, ySQ, titles[2], xlabel, "SQNR (dB)")
 		})
 	if err != nil {
 		return err
@@ -259,14 +321,32 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 		}
 	}
 	thin := plot.LineStyle{Color: st.th.MutedText, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}}
-	if err := axes[0].Step(dst, x, top, plot.StepMid, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2.5)}); err != nil {
-		return err
+	// The window of each step: values above it clip, values below it flush.
+	clip := axes[0].Clip(dst)
+	for i := range x {
+		x0, x1 := axes[0].X.Map(x[i]-0.5), axes[0].X.Map(x[i]+0.5)
+		y0, y1 := axes[0].Y.Map(top[i]), axes[0].Y.Map(floor[i])
+		plot.FillRect(clip, image.Rect(int(math.Round(x0)), int(math.Round(y0)), int(math.Round(x1)), int(math.Round(y1))), windowTint)
 	}
-	if err := axes[0].Line(dst, x, amax, plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(1.5), Marker: plot.MarkerCircle, MarkerSize: st.pxf(4)}); err != nil {
-		return err
+	edge := plot.LineStyle{Color: plot.Blue, Width: st.pxf(2.5)}
+	for _, ys := range [][]float64{top, floor} {
+		if err := axes[0].Step(dst, x, ys, plot.StepMid, edge); err != nil {
+			return err
+		}
+	}
+	data := plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(1.5), Marker: plot.MarkerCircle, MarkerSize: st.pxf(4)}
+	for _, ys := range [][]float64{amax, s.lows} {
+		if err := axes[0].Line(dst, x, ys, data); err != nil {
+			return err
+		}
 	}
 	if len(ox) > 0 {
 		if err := axes[0].Scatter(dst, ox, oy, plot.MarkerStyle{Shape: plot.MarkerTriangleUp, Size: st.pxf(12), Color: plot.Vermillion}); err != nil {
+			return err
+		}
+	}
+	if len(ux) > 0 {
+		if err := axes[0].Scatter(dst, ux, uy, plot.MarkerStyle{Shape: plot.MarkerTriangleDown, Size: st.pxf(12), Color: plot.Orange}); err != nil {
 			return err
 		}
 	}
@@ -282,13 +362,20 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 	if err := axes[2].Line(dst, x, sq, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2)}); err != nil {
 		return err
 	}
-	for i, c := range []plot.Corner{plot.TopLeft, plot.TopRight, plot.BottomRight} {
-		if _, err := axes[i].Legend(dst, c, legends[i]); err != nil {
+	below := body.Min.Y // each legend starts beside its plot, below the one before
+	for i, l := range legends {
+		area := image.Rect(plots.Max.X, max(axes[i].Plot.Min.Y, below), body.Max.X, body.Max.Y)
+		box, err := plot.DrawLegend(dst, area, plot.TopLeft, l, &th)
+		if err != nil {
 			return err
 		}
+		below = box.Max.Y
 	}
 	return nil
 }
+
+// windowTint fills the window of magnitudes a step's scale lets through.
+var windowTint = plot.WithAlpha(plot.Blue, 0x30)
 
 // log2Span returns a log2 scale over whole binades covering the positive
 // finite values of the slices, with a binade of room above for legends.

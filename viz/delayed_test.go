@@ -1,6 +1,9 @@
 package viz
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +14,7 @@ func TestDelayedSpikeOverflows(t *testing.T) {
 	s, err := New("delayed")
 	require.NoError(t, err)
 	require.NoError(t, s.Set("drift", "0"))
+	require.NoError(t, s.Set("spike", "6"))
 	d := s.(*delayedScene)
 	require.NoError(t, d.compute())
 	assert.Greater(t, d.steps[80].Overflow, 0, "the spike at step 80 arrives before the scale knows")
@@ -35,4 +39,77 @@ func TestDelayedClickMovesSpike(t *testing.T) {
 	require.True(t, s.Click(x, (ax.Plot.Min.Y+ax.Plot.Max.Y)/2, 1280, 720))
 	v, _ := s.Get("spike_at")
 	assert.Equal(t, "150", v)
+}
+
+// TestDelayedDamageCounted: the default spike clips at once and then
+// flushes small values for exactly as long as it stays in the amax history
+// (16 steps with the max algorithm, 1 with most_recent, 64 with a longer
+// history); the facts and the text count the steps from the simulation.
+func TestDelayedDamageCounted(t *testing.T) {
+	cases := []struct {
+		params map[string]string
+		stale  int
+	}{
+		{nil, 16},
+		{map[string]string{"algo": "most_recent"}, 1},
+		{map[string]string{"history": "64"}, 64},
+		{map[string]string{"spike": "0"}, 0},
+		{map[string]string{"spike": "6", "margin": "8"}, 16},
+	}
+	for _, c := range cases {
+		s, err := New("delayed")
+		require.NoError(t, err)
+		require.NoError(t, SetAll(s, c.params))
+		d := s.(*delayedScene)
+		f := facts(s.Facts())
+		text := strings.Join(s.Explain(), " ")
+		assert.Equal(t, c.stale, f.int("stale_steps"), c.params)
+		if c.stale == 0 {
+			assert.NotContains(t, text, "After the spike", c.params)
+			continue
+		}
+		at := f.int("spike_step")
+		// Recount from the simulation: the scale stays at least 2× below the
+		// spike step's for exactly the stale steps, then recovers.
+		for k := at + 1; k <= at+c.stale; k++ {
+			assert.LessOrEqual(t, float64(d.steps[k].Scale), float64(d.steps[at].Scale)/2, "%v step %d", c.params, k)
+		}
+		assert.Greater(t, float64(d.steps[at+c.stale+1].Scale), float64(d.steps[at].Scale)/2, c.params)
+		flushSteps, flushed := 0, 0
+		for k := at + 1; k <= at+c.stale; k++ {
+			if d.steps[k].Underflow > 0 {
+				flushSteps++
+				flushed += d.steps[k].Underflow
+			}
+		}
+		assert.Equal(t, flushSteps, f.int("flush_steps_after_spike"), c.params)
+		assert.Equal(t, flushed, f.int("flushed_after_spike"), c.params)
+		if c.stale == 1 {
+			assert.Contains(t, text, "for 1 step ("+strconv.Itoa(at+1)+")", c.params)
+		} else {
+			assert.Contains(t, text, fmt.Sprintf("for %d steps (%d to %d)", c.stale, at+1, at+c.stale), c.params)
+		}
+		switch {
+		case flushSteps == 0:
+			assert.Contains(t, text, "yet no value is flushed to zero", c.params)
+		case c.stale > 1:
+			assert.Contains(t, text, fmt.Sprintf("%d of them flush small values to zero (%s of the", flushSteps, plural(flushed, "value", "values")), c.params)
+		}
+		// The spike step clips (the scale is stale) unless the margin absorbs it.
+		if f.int("overflow_steps") == 0 {
+			assert.Contains(t, text, "No step overflows", c.params)
+		} else if d.steps[at].Overflow > 0 {
+			assert.Contains(t, text, fmt.Sprintf("The spike step alone clips %s of 1024", plural(d.steps[at].Overflow, "value", "values")), c.params)
+		} else {
+			assert.Contains(t, text, "The spike step itself clips nothing", c.params)
+		}
+		b, a := f.num("before_spike_mean_sqnr_db"), f.num("stale_mean_sqnr_db")
+		wantWord(t, text, "the stale scale %s", map[string]string{"raises": "raises it", "lowers": "lowers it", "leaves unchanged": "leaves it unchanged"}[change(b, a)],
+			"raises it", "lowers it", "leaves it unchanged")
+	}
+	// The default: every stale step flushes, and the spike clips.
+	s, _ := New("delayed")
+	f := facts(s.Facts())
+	assert.Equal(t, 16, f.int("flush_steps_after_spike"), "the default spike flushes values in every step it stays in the history")
+	assert.Greater(t, f.int("spike_overflow"), 0)
 }

@@ -42,18 +42,45 @@ func (s *delayedScene) Explain() []string {
 			plural(ov, "step overflows", "steps overflow"), plural(f.int("overflow_values"), "value", "values"), f["first_overflow_step"])
 		if spike {
 			if f.int("spike_overflow") > 0 {
-				p += fmt.Sprintf(" The spike step alone clips %s.", plural(f.int("spike_overflow"), "value", "values"))
+				p += fmt.Sprintf(" The spike step alone clips %s of %s.", plural(f.int("spike_overflow"), "value", "values"), f["values_per_step"])
 			} else {
 				p += " The spike step itself clips nothing."
 			}
 		}
 	}
 	if spike {
-		if n := f.int("flush_steps_after_spike"); n > 0 {
-			p += fmt.Sprintf(" After the spike its amax stays in the history and shrinks the scale: %s values to zero (%s).",
-				plural(n, "step flushes", "steps flush"), plural(f.int("flushed_after_spike"), "value", "values"))
+		if k := f.int("stale_steps"); k > 0 {
+			span := fmt.Sprintf("%s to %s", f["stale_from"], f["stale_to"])
+			if k == 1 {
+				span = f["stale_from"]
+			}
+			p += fmt.Sprintf(" After the spike its amax stays in the history: for %s (%s) the scale is %s times smaller than before",
+				plural(k, "step", "steps"), span, f.r("stale_scale_ratio"))
+			switch n := f.int("flush_steps_after_spike"); {
+			case n == 0:
+				p += ", yet no value is flushed to zero."
+			case k == 1:
+				p += fmt.Sprintf(", and it flushes %s of %s to zero.", plural(f.int("flushed_after_spike"), "value", "values"), f["values_per_step"])
+			default:
+				p += fmt.Sprintf(", and %d of them flush small values to zero (%s of the %d values in those steps).",
+					n, plural(f.int("flushed_after_spike"), "value", "values"), k*f.int("values_per_step"))
+			}
+			if _, ok := f["before_spike_mean_sqnr_db"]; ok {
+				b, a := f.num("before_spike_mean_sqnr_db"), f.num("stale_mean_sqnr_db")
+				how := change(b, a) + " it"
+				if how == "leaves unchanged it" {
+					how = "leaves it unchanged"
+				}
+				those := map[bool]string{true: "that step", false: "those steps"}[k == 1]
+				p += fmt.Sprintf(" Over %s the mean SQNR is %s against %s over as many steps before the spike: the stale scale %s",
+					those, dbText(a), dbText(b), how)
+				if math.Abs(a-b) < 1 {
+					p += " (SQNR weighs the large values, which keep their precision)"
+				}
+				p += "."
+			}
 		} else {
-			p += " After the spike no value is flushed to zero."
+			p += " The scale is back to its old size at the next step: the spike leaves the history at once, and nothing after it is flushed."
 		}
 	}
 	out = append(out, p+" The worst step's SQNR is "+f.db("worst_sqnr_db")+".")

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,8 +108,10 @@ func TestExplainDelayed(t *testing.T) {
 		} else {
 			assert.Contains(t, text, plural(n, "step overflows", "steps overflow")+" ("+plural(f.int("overflow_values"), "value", "values")+" clipped")
 		}
-		if spike && f.int("flush_steps_after_spike") > 0 {
-			assert.Contains(t, text, plural(f.int("flush_steps_after_spike"), "step flushes", "steps flush")+" values to zero")
+		if n := f.int("flush_steps_after_spike"); spike && n > 0 && f.int("stale_steps") > 1 {
+			assert.Contains(t, text, fmt.Sprintf("%d of them flush small values to zero", n))
+		} else if spike && n > 0 {
+			assert.Contains(t, text, "and it flushes "+plural(f.int("flushed_after_spike"), "value", "values"))
 		}
 		wantWord(t, text, ", %s the", above(f.num("mean_sqnr_db"), f.num("mean_current_sqnr_db")), "above", "below", "the same as")
 	}
