@@ -256,7 +256,8 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 	// The subtitle names the formats when it fits beside the title (the
 	// legend names them too).
 	sub := "every positive value on one log₂ axis"
-	if b := dst.Bounds(); !b.Empty() {
+	if dst != nil && !dst.Bounds().Empty() {
+		b := dst.Bounds()
 		th := newStyle(b.Dx(), b.Dy(), displayOf(dst)).th
 		long := sub + " · " + strings.Join(names, ", ")
 		w := plot.MeasureText(s.Title(), plot.TextStyle{Font: plot.FontBold, Size: th.TitleSize * 1.2}).Width +
