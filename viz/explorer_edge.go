@@ -196,7 +196,7 @@ func (s *explorer) drawNumberLine(dst *image.RGBA, st style, r image.Rectangle) 
 	th := st.th
 	title := "Where it lies: neighbouring values"
 	if sgn != 0 {
-		title = "Where it lies: the top of the format, and beyond"
+		title = "Where it lies: max, and beyond"
 	}
 	ax, err := plot.NewAxes(r, xs, ys, plot.AxesOptions{Title: title, Theme: &th, HideYGrid: true})
 	if err != nil {
@@ -266,6 +266,11 @@ func (s *explorer) drawEdge(clip *image.RGBA, st style, ax *plot.Axes, sgn, mid 
 		plot.FillRect(clip, image.Rect(int(math.Round(p0)), ax.Plot.Min.Y, int(math.Round(p1)), ax.Plot.Max.Y), fill)
 		lab.Color, lab.Align = ink, plot.AlignCenter
 		cx := (p0 + p1) / 2
+		for _, l := range lines {
+			if float64(plot.MeasureText(l, lab).Width) > p1-p0 {
+				return // too narrow for its label: the box above says it
+			}
+		}
 		for k := len(lines) - 1; k >= 0; k-- {
 			r := plot.DrawText(clip, lines[k], cx, bottom, lab)
 			bottom = float64(r.Min.Y) - st.pxf(2)
@@ -296,6 +301,8 @@ func (s *explorer) drawEdge(clip *image.RGBA, st style, ax *plot.Axes, sgn, mid 
 	note := st.text(13, plot.FontRegular, st.th.MutedText)
 	note.Align, note.VAlign = plot.AlignCenter, plot.AlignBottom
 	plot.DrawText(clip, "no code", float64(pn), mid-st.pxf(14), note)
-	note.Color = plot.Hex(0x8a5a00)
-	plot.DrawText(clip, "tie", pm, mid-st.pxf(14), note)
+	if w := plot.MeasureText("no code", note).Width + plot.MeasureText("tie", note).Width; math.Abs(float64(pn)-pm) > float64(w)/2+st.pxf(6) {
+		note.Color = plot.Hex(0x8a5a00)
+		plot.DrawText(clip, "tie", pm, mid-st.pxf(14), note)
+	}
 }
