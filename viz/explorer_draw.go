@@ -119,14 +119,26 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 		if !s.edgeOK {
 			return
 		}
-		lines := s.edgeLines(s.edge)
 		ts := st.body()
-		for _, l := range lines { // smaller type rather than text past the box
-			if plot.MeasureText(l, ts).Width > r.Dx()-st.px(14) {
+		width := r.Dx() - st.px(14)
+		for _, l := range s.edgeLines(s.edge) { // smaller type rather than text past the box
+			if plot.MeasureText(l, ts).Width > width {
 				ts = st.text(14, plot.FontRegular, color.RGBA{})
 			}
 		}
-		box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+len(lines)*(plot.MeasureText(lines[0], ts).Height()+st.px(6))+st.px(8)))
+		all := s.edgeLines(s.edge)
+		lines := wrapLines(all, ts, width)
+		lineH := plot.MeasureText("Xg", ts).Height() + st.px(6)
+		if room := (r.Max.Y - y - st.px(14)) / lineH; len(lines) > room {
+			// Short of room, the first line goes: the number line marks
+			// the step that has no code too.
+			lines = wrapLines(all[1:], ts, width)
+			lines = lines[:max(0, min(len(lines), room))]
+		}
+		if len(lines) == 0 {
+			return
+		}
+		box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+len(lines)*lineH+st.px(8)))
 		plot.FillRect(dst, box, plot.WithAlpha(plot.Vermillion, 0x1c))
 		plot.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, plot.Vermillion)
 		textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), lines, ts, st.px(6))
@@ -309,4 +321,26 @@ func cellLabel(v float64) string {
 		return sign(v) + "∞"
 	}
 	return strings.Replace(strconv.FormatFloat(v, 'g', 3, 64), "-", plot.Minus, 1)
+}
+
+// wrapLines breaks each line at spaces so that none is wider than width
+// (a single word wider than width stays whole).
+func wrapLines(lines []string, ts plot.TextStyle, width int) []string {
+	var out []string
+	for _, l := range lines {
+		cur := ""
+		for _, w := range strings.Fields(l) {
+			next := w
+			if cur != "" {
+				next = cur + " " + w
+			}
+			if cur != "" && plot.MeasureText(next, ts).Width > width {
+				out = append(out, cur)
+				next = "   " + w // continuation lines are indented
+			}
+			cur = next
+		}
+		out = append(out, cur)
+	}
+	return out
 }

@@ -81,7 +81,7 @@ func overflowWord(f *fp8.Format, ex fp8.Explanation) string {
 		if f.HasInf() {
 			return "NaN"
 		}
-		return "NaN: " + f.Name() + " has no infinity"
+		return "no infinity in " + f.Name()
 	case math.IsInf(v, 0):
 		return "infinity"
 	}
@@ -90,7 +90,7 @@ func overflowWord(f *fp8.Format, ex fp8.Explanation) string {
 
 // edgeLines are the lines the explorer prints about the edge.
 func (s *explorer) edgeLines(e overflowEdge) []string {
-	how := map[string]string{"nearest": "a tie, goes to the even neighbour", "zero": "rounds toward zero", "away": "rounds away from zero"}[s.ps.str("rounding")]
+	how := map[string]string{"nearest": "a tie, to the even neighbour", "zero": "rounds toward zero", "away": "rounds away from zero"}[s.ps.str("rounding")]
 	tie := fmt.Sprintf("%s, halfway: %s, %s", exact(e.mid), how, outcome(e.tie))
 	if e.tie.Overflow {
 		tie = fmt.Sprintf("%s, halfway: %s: overflow → %s", exact(e.mid), how, outcome(e.tie))
