@@ -12,11 +12,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// sceneLink matches the playground links of the workshop's texts.
-var sceneLink = regexp.MustCompile(`http://127\.0\.0\.1:8080/scene\?[^\s)\]]+`)
+// sceneLink matches the playground's scene links in the workshop's texts.
+var sceneLink = regexp.MustCompile(`http://127\.0\.0\.1:8080/scene[^\s)\]]*`)
 
-// Every link from the workshop to a scene names a scene and parameters it
-// has, with values it accepts and holds, as the scene page applies them.
+// Every link from the workshop to a scene opens the page the site serves
+// (scene.html) on a scene, with parameters it has and values it accepts and
+// holds, as the scene page applies them.
 func TestSceneLinksOpenTheirState(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(exercises, "*", "README.md"))
 	require.NoError(t, err)
@@ -29,6 +30,7 @@ func TestSceneLinksOpenTheirState(t *testing.T) {
 			links++
 			u, err := url.Parse(link)
 			require.NoError(t, err, link)
+			assert.Equal(t, "/scene.html", u.Path, "%s: %s: the site serves scene pages as scene.html", f, link)
 			q := u.Query()
 			s, err := viz.New(q.Get("name"))
 			require.NoError(t, err, "%s: %s", f, link)
