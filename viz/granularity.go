@@ -96,8 +96,8 @@ func newGranularity() Scene {
 			Help: "the granularity whose numbers are detailed (MX: how many values saturate); click a column to pick it"},
 		Param{Name: "mx_rounding", Label: "MX scale rounding", Kind: ParamChoice, Options: scaleRoundingNames(), Default: fp8.ScaleFloor.String(),
 			Help: "how MX rounds amax ÷ max to its power-of-two E8M0 scale: floor (OCP MX, saturates some values), ceil (Transformer Engine, never saturates), nearest-even (to the nearest power of two, ties to even)"},
-		Param{Name: "matrix", Label: "Matrix", Kind: ParamChoice, Options: []string{"synthetic", "loaded"}, Default: "synthetic",
-			Help: "synthetic: N(0,1) with the outliers below; loaded: 256×256 of a tensor from a .npy or CSV file"},
+		Param{Name: "tensor", Label: "Tensor", Kind: ParamChoice, Options: tensorKinds, Default: "normal",
+			Help: "normal N(0,1), lognormal spread over many binades, gradients heavy-tailed and tiny (around 2⁻¹²), each with the outliers below; loaded: 256×256 of a tensor from a .npy or CSV file"},
 		Param{Name: "outlier_rows", Label: "Outlier rows", Kind: ParamInt, Min: 0, Max: 16, Step: 1, Default: "3",
 			Help: "rows (tokens) multiplied by the outlier factor"},
 		Param{Name: "outlier_cols", Label: "Outlier columns", Kind: ParamInt, Min: 0, Max: 16, Step: 1, Default: "0",
@@ -127,7 +127,7 @@ func (s *granularityScene) Set(name, value string) error {
 	if _, err := s.ps.set(name, value); err != nil {
 		return err
 	}
-	if name == "matrix" && s.ps.str("matrix") == "loaded" && s.loaded == nil {
+	if name == "tensor" && s.loadedMatrix() && s.loaded == nil {
 		s.ps.values[name] = old
 		return fmt.Errorf("%w: %s=%q: no tensor loaded: load a .npy or CSV file first", ErrParam, name, value)
 	}
@@ -189,7 +189,7 @@ func (s *granularityScene) LoadTensor(t *scaling.Tensor) error {
 	}
 	s.loaded, s.loadedFrom = out, from
 	s.loads++
-	s.ps.values["matrix"] = "loaded"
+	s.ps.values["tensor"] = "loaded"
 	return nil
 }
 
@@ -212,11 +212,12 @@ func (s *granularityScene) outlierRows() []int {
 }
 
 // loadedMatrix reports whether the scene shows a loaded tensor.
-func (s *granularityScene) loadedMatrix() bool { return s.ps.str("matrix") == "loaded" }
+func (s *granularityScene) loadedMatrix() bool { return s.ps.str("tensor") == "loaded" }
 
 // matrix builds the input: N(0,1) with outlier rows (scaling's
-// MakeOutlierTensor) and outlier columns multiplied by the same factor, or
-// the loaded matrix.
+// MakeOutlierTensor), or one of the other synthetic tensors laid out
+// granSide×granSide with its outlier rows multiplied, and outlier columns
+// multiplied by the same factor; or the loaded matrix.
 func (s *granularityScene) matrix() (*scaling.Tensor, error) {
 	if s.loadedMatrix() {
 		if s.loaded == nil {
@@ -226,17 +227,30 @@ func (s *granularityScene) matrix() (*scaling.Tensor, error) {
 	}
 	seed := uint64(s.ps.int("seed"))
 	factor := math.Exp2(float64(s.ps.int("factor")))
-	t, err := scaling.MakeOutlierTensor(scaling.OutlierSpec{
-		Rows: granSide, Cols: granSide, Seed: seed,
-		OutlierRows: outlierIndices(s.ps.int("outlier_rows"), seed, 0), RowFactor: factor,
-	})
+	rows := outlierIndices(s.ps.int("outlier_rows"), seed, 0)
+	var t *scaling.Tensor
+	var err error
+	if kind := s.ps.str("tensor"); kind == "normal" {
+		t, err = scaling.MakeOutlierTensor(scaling.OutlierSpec{Rows: granSide, Cols: granSide, Seed: seed, OutlierRows: rows, RowFactor: factor})
+	} else if t, err = makeTensor(kind, 0, seed); err == nil {
+		if len(t.Data) < granSide*granSide {
+			return nil, fmt.Errorf("a %s tensor of %d values cannot fill %d×%d", kind, len(t.Data), granSide, granSide)
+		}
+		// tensorRows×tensorCols holds granSide² values: read row by row.
+		t = &scaling.Tensor{Rows: granSide, Cols: granSide, Data: t.Data[:granSide*granSide]}
+		for _, i := range rows {
+			for j := 0; j < granSide; j++ {
+				t.Set(i, j, float32(float64(t.At(i, j))*factor))
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	// Columns are multiplied outside the outlier rows only, so that no
 	// element gets the factor twice.
 	isRow := map[int]bool{}
-	for _, i := range outlierIndices(s.ps.int("outlier_rows"), seed, 0) {
+	for _, i := range rows {
 		isRow[i] = true
 	}
 	for _, j := range outlierIndices(s.ps.int("outlier_cols"), seed, 1) {
@@ -250,7 +264,7 @@ func (s *granularityScene) matrix() (*scaling.Tensor, error) {
 }
 
 func (s *granularityScene) compute() error {
-	key := s.ps.key("format", "mx_rounding", "matrix", "outlier_rows", "outlier_cols", "factor", "seed") + strconv.Itoa(s.loads)
+	key := s.ps.key("format", "mx_rounding", "tensor", "outlier_rows", "outlier_cols", "factor", "seed") + strconv.Itoa(s.loads)
 	if key == s.key {
 		return nil
 	}
@@ -362,7 +376,7 @@ func (s *granularityScene) Facts() map[string]string {
 		return map[string]string{"error": err.Error()}
 	}
 	out := map[string]string{"format": s.ps.str("format"), "rows": strconv.Itoa(granSide), "cols": strconv.Itoa(granSide),
-		"elements": strconv.Itoa(s.t.Len()), "matrix": s.ps.str("matrix"), "focus": s.ps.str("focus"), "mx_rounding": s.ps.str("mx_rounding")}
+		"elements": strconv.Itoa(s.t.Len()), "tensor": s.ps.str("tensor"), "focus": s.ps.str("focus"), "mx_rounding": s.ps.str("mx_rounding")}
 	if s.loadedMatrix() {
 		out["source"] = s.loadedFrom
 	} else {

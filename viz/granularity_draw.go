@@ -97,7 +97,7 @@ func (s *granularityScene) drawNotes(dst *image.RGBA, st style, r image.Rectangl
 	case len(s.outlierRows()) > 0 || (s.ps.int("outlier_cols") > 0 && s.ps.int("factor") > 0):
 		intro = "Outlier rows and columns are 2" + plot.Superscript(s.ps.int("factor")) + " times larger: small values that share a scale with them lose their precision."
 	default:
-		intro = "No outliers: every value comes from one normal distribution."
+		intro = "No outliers: " + granKinds[s.ps.str("tensor")] + "."
 	}
 	for _, c := range s.cases {
 		if hasNaN(c.scale) {

@@ -16,13 +16,20 @@ var granOrder = []struct{ key, text string }{
 	{"nvfp4", "NVFP4, E2M1 elements with a scale per 16"},
 }
 
+// granKinds describes the synthetic tensors of tensorKinds.
+var granKinds = map[string]string{
+	"normal":    "every value drawn from one normal distribution",
+	"lognormal": "values spread over many binades",
+	"gradients": "heavy-tailed values around 2^-12, as gradients are",
+}
+
 // Explain implements Explainer.
 func (s *granularityScene) Explain() []string {
 	f := facts(s.Facts())
 	if e, ok := errorExplanation(f); ok {
 		return e
 	}
-	loaded := f["matrix"] == "loaded"
+	loaded := f["tensor"] == "loaded"
 	rows, cols, k := f.int("outlier_rows"), f.int("outlier_cols"), f.int("factor_log2")
 	outliers := !loaded && (rows > 0 || cols > 0) && k > 0
 	const what = "each column of the picture is one granularity, that is, which elements share a scale."
@@ -34,8 +41,8 @@ func (s *granularityScene) Explain() []string {
 		out = append(out, fmt.Sprintf("The same %s×%s matrix, with %s and %s 2^%d times larger than the rest, quantized to %s; %s",
 			f["rows"], f["cols"], plural(rows, "outlier row", "outlier rows"), plural(cols, "outlier column", "outlier columns"), k, f["format"], what))
 	default:
-		out = append(out, fmt.Sprintf("The same %s×%s matrix, without outliers (every value drawn from one normal distribution), quantized to %s; %s",
-			f["rows"], f["cols"], f["format"], what))
+		out = append(out, fmt.Sprintf("The same %s×%s matrix, without outliers (%s), quantized to %s; %s",
+			f["rows"], f["cols"], granKinds[f["tensor"]], f["format"], what))
 	}
 	tu := f.int("tensor.underflow")
 	p := fmt.Sprintf("One scale for the whole tensor gives a whole-tensor SQNR of %s and a worst row of %s; ", f.db("tensor.sqnr_db"), f.db("tensor.worst_row_db"))

@@ -187,7 +187,7 @@ func TestExplainGranularityFollowsFacts(t *testing.T) {
 	bests := map[string]bool{}
 	saturating := map[bool]bool{}
 	for _, p := range []map[string]string{nil, {"mx_rounding": "ceil"}, {"outlier_rows": "0"}, {"format": "E5M2"},
-		{"outlier_rows": "0", "outlier_cols": "4", "format": "E2M1"}, {"factor": "0", "mx_rounding": "nearest-even"}} {
+		{"outlier_rows": "0", "outlier_cols": "4", "format": "E2M1"}, {"factor": "0", "mx_rounding": "nearest-even"}, {"tensor": "gradients", "outlier_rows": "0"}, {"tensor": "lognormal"}} {
 		f, text := explained(t, "granularity", p)
 		outliers := (f.int("outlier_rows") > 0 || f.int("outlier_cols") > 0) && f.int("factor_log2") > 0
 		assert.Equal(t, !outliers, strings.Contains(text, "without outliers"), p)
@@ -227,7 +227,7 @@ func TestExplainGranularityFollowsFacts(t *testing.T) {
 func TestGranularityLoadsTensors(t *testing.T) {
 	s, err := New("granularity")
 	require.NoError(t, err)
-	assert.ErrorIs(t, s.Set("matrix", "loaded"), ErrParam, "nothing loaded yet")
+	assert.ErrorIs(t, s.Set("tensor", "loaded"), ErrParam, "nothing loaded yet")
 	l := s.(TensorLoader)
 	big, err := scaling.RandomNormal(300, 1000, 1, 5)
 	require.NoError(t, err)
@@ -235,7 +235,7 @@ func TestGranularityLoadsTensors(t *testing.T) {
 	big.Set(280, 3, -7) // outside: cropped away
 	require.NoError(t, l.LoadTensor(big))
 	f := facts(s.Facts())
-	assert.Equal(t, "loaded", f["matrix"])
+	assert.Equal(t, "loaded", f["tensor"])
 	assert.Equal(t, "first 256×256 of a loaded 300×1000 tensor", f["source"])
 	g := s.(*granularityScene)
 	assert.Equal(t, float32(1e6), g.t.At(2, 3))
@@ -260,7 +260,7 @@ func TestGranularityLoadsTensors(t *testing.T) {
 	small.Data[0] = float32(math.NaN())
 	require.Error(t, l.LoadTensor(small))
 	assert.Equal(t, "first 65536 values of a loaded 1×70000 tensor, as 256 rows of 256", s.Facts()["source"])
-	require.NoError(t, s.Set("matrix", "synthetic"))
+	require.NoError(t, s.Set("tensor", "normal"))
 	assert.Equal(t, "3", s.Facts()["outlier_rows"])
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // TensorLoader is implemented by scenes that can show a caller's tensor
-// (the window scene). Scenes never open files: whoever hosts one (fp8lab
+// (the window and granularity scenes). Scenes never open files: whoever hosts one (fp8lab
 // render --tensor, the desktop app, the browser's loadTensor) reads the file
 // with package tensorio and hands the tensor over through LoadTensor.
 type TensorLoader interface {
