@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fp8lab/fp8lab/internal/jsapi"
+	"github.com/fp8lab/fp8lab/viz"
 )
 
 // writeCSV writes a rows×cols tensor of smooth values times 2^magLog2, with
@@ -75,7 +75,7 @@ func (tab *tabT) upload(t *testing.T, path string) (errText string) {
 // many values, as an integer.
 func TestUploadsRedraw(t *testing.T) {
 	base, _ := server(t)
-	scenes := jsapi.TensorScenes()
+	scenes := viz.TensorScenes()
 	require.NotEmpty(t, scenes)
 	dir := t.TempDir()
 	a := writeCSV(t, dir, "a.csv", 64, 128, 0, 0)
@@ -124,7 +124,7 @@ func TestUploadsRedraw(t *testing.T) {
 // the picture stays, and a good file afterwards clears the error.
 func TestUploadErrorInView(t *testing.T) {
 	base, _ := server(t)
-	scenes := jsapi.TensorScenes()
+	scenes := viz.TensorScenes()
 	require.NotEmpty(t, scenes)
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.csv")

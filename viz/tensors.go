@@ -17,6 +17,18 @@ type TensorLoader interface {
 	LoadTensor(t *scaling.Tensor) error
 }
 
+// TensorScenes returns the names of the scenes that can show a caller's
+// tensor (the TensorLoaders of the catalog), for help texts and errors.
+func TensorScenes() []string {
+	var out []string
+	for _, c := range catalog {
+		if _, ok := c.make().(TensorLoader); ok {
+			out = append(out, c.info.Name)
+		}
+	}
+	return out
+}
+
 // Synthetic tensors are 64×1024: enough values for smooth histograms, small
 // enough to quantize at every frame.
 const (

@@ -82,7 +82,7 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the numbers the scene shows (its facts) as JSON")
 	explain := fs.Bool("explain", false, "print the scene's explanation, computed from its facts")
 	list := fs.Bool("list", false, "list the scenes and their parameters")
-	tensorFile := fs.String("tensor", "", "a .npy or CSV tensor for the scene to show (the window scene)")
+	tensorFile := fs.String("tensor", "", "a .npy or CSV tensor for the scene to show (scenes "+strings.Join(viz.TensorScenes(), ", ")+")")
 	maxBytes := maxBytesFlag(fs)
 	// -h lists every scene with its parameters; a flag error only names
 	// the scenes.
@@ -137,7 +137,7 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *tensorFile != "" {
 		loader, ok := scene.(viz.TensorLoader)
 		if !ok {
-			return cmdline.Usagef("scene %s shows no tensor from a file (the window scene does)", pos[0])
+			return cmdline.Usagef("scene %s shows no tensor from a file (scenes %s do)", pos[0], strings.Join(viz.TensorScenes(), ", "))
 		}
 		t, err := readTensor(*tensorFile, *maxBytes, "")
 		if err != nil {

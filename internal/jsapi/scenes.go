@@ -110,23 +110,9 @@ func (h *Headless) LoadTensor(t *scaling.Tensor) error { return loadInto(h.scene
 func loadInto(s viz.Scene, t *scaling.Tensor) error {
 	l, ok := s.(viz.TensorLoader)
 	if !ok {
-		return fmt.Errorf("scene %s cannot show a tensor from a file (%s can)", s.Name(), strings.Join(TensorScenes(), ", "))
+		return fmt.Errorf("scene %s cannot show a tensor from a file (%s can)", s.Name(), strings.Join(viz.TensorScenes(), ", "))
 	}
 	return l.LoadTensor(t)
-}
-
-// TensorScenes returns the names of the scenes that can show a tensor from
-// a file (the viz.TensorLoader ones), in teaching order.
-func TensorScenes() []string {
-	var out []string
-	for _, n := range viz.Names() {
-		if s, err := viz.New(n); err == nil {
-			if _, ok := s.(viz.TensorLoader); ok {
-				out = append(out, n)
-			}
-		}
-	}
-	return out
 }
 
 // SceneList returns name and title of every scene, in teaching order.

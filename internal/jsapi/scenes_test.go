@@ -274,7 +274,7 @@ func twoTensorFile(t *testing.T) (string, map[string]string) {
 // Headless loads a tensor into them only: the error of any other scene
 // names the ones that can.
 func TestTensorScenes(t *testing.T) {
-	scenes := jsapi.TensorScenes()
+	scenes := viz.TensorScenes()
 	require.NotEmpty(t, scenes)
 	tensor, err := jsapi.ReadTensor([]byte("1,2\n-3,0.5\n"), "t.csv", "")
 	require.NoError(t, err)
