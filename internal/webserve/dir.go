@@ -91,6 +91,9 @@ func (d *Dir) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if _, err := d.root.Stat(name); err != nil && path.Ext(name) == "" {
+		name += ".html" // "/scene" is scene.html, as Site serves it
+	}
 	// Stat before Open: opening a named pipe would block.
 	if fi, err := d.root.Stat(name); err != nil || !fi.Mode().IsRegular() {
 		http.NotFound(w, r)

@@ -66,6 +66,7 @@ func TestDirServes(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"index.html":      "<!doctype html><title>home</title>",
 		"docs/index.html": "docs",
+		"scene.html":      "scene",
 		"fp8lab.wasm":     string(bigWasm),
 		".hidden":         "secret",
 		"js/.env":         "secret",
@@ -86,9 +87,10 @@ func TestDirServes(t *testing.T) {
 	assert.Contains(t, rec.Body.String(), "<title>home</title>")
 	assert.Equal(t, "docs", get(t, d, "/docs/").Body.String())
 	assert.Equal(t, "'use strict';", get(t, d, "/inside.js").Body.String(), "links inside the folder work")
+	assert.Equal(t, "scene", get(t, d, "/scene").Body.String(), "a page without its .html, as Site serves it")
 
 	for _, p := range []string{"/docs", "/js/", "/.hidden", "/js/.env", "/escape.txt", "/outdir/secret.txt",
-		"/../index.html", "/js/../../x", "/pipe.html", "/nothing", "/a\\b"} {
+		"/../index.html", "/js/../../x", "/pipe.html", "/pipe", "/nothing", "/a\\b"} {
 		rec := get(t, d, p)
 		assert.Equal(t, http.StatusNotFound, rec.Code, p)
 		assert.Equal(t, CSP, rec.Header().Get("Content-Security-Policy"), p)

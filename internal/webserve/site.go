@@ -198,14 +198,19 @@ func (s *Site) Warm() {
 }
 
 // lookup maps a request path to a file: "/" and paths ending in "/" get
-// their index.html. Paths with "..", "." or empty segments, backslashes or
-// NUL bytes match nothing.
+// their index.html, and a name without an extension that names no file its
+// .html page ("/scene?name=window" is scene.html, as links in worksheets
+// may write it). Paths with "..", "." or empty segments, backslashes or NUL
+// bytes match nothing.
 func (s *Site) lookup(p string) *file {
 	name, ok := requestName(p)
 	if !ok {
 		return nil
 	}
-	return s.files[name]
+	if f := s.files[name]; f != nil || path.Ext(name) != "" {
+		return f
+	}
+	return s.files[name+".html"]
 }
 
 // requestName maps a request path to a file name as lookup describes; ok

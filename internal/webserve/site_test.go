@@ -110,6 +110,19 @@ func TestTraversalAndUnknownPaths(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, rec.Code, "%q", target)
 		assert.NotContains(t, rec.Body.String(), "root:", target)
 	}
+	// A page is also found without its .html ("/scene?name=window", as
+	// worksheets may write it); a name with an extension, or a folder, is not.
+	pages, err := New(fstest.MapFS{"index.html": {Data: []byte("home")}, "scene.html": {Data: []byte("<title>scene</title>")},
+		"docs/index.html": {Data: []byte("docs")}})
+	require.NoError(t, err)
+	rec := get(t, pages, "/scene") // the query (?name=window) is not part of the path
+	assert.Equal(t, http.StatusOK, rec.Code)
+	assert.Contains(t, rec.Body.String(), "<title>scene</title>")
+	assert.Equal(t, "text/html; charset=utf-8", rec.Header().Get("Content-Type"))
+	assert.Equal(t, http.StatusOK, get(t, pages, "/index").Code)
+	for _, target := range []string{"/scene.htm", "/scene/", "/docs", "/missing"} {
+		assert.Equal(t, http.StatusNotFound, get(t, pages, target).Code, target)
+	}
 	// A real server must also answer 404 to a raw traversal request line.
 	srv := httptest.NewServer(s)
 	defer srv.Close()
