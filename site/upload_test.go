@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -13,30 +14,35 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fp8lab/fp8lab/scaling"
+	"github.com/fp8lab/fp8lab/tensorio"
 	"github.com/fp8lab/fp8lab/viz"
 )
 
 // writeCSV writes a rows×cols tensor of smooth values times 2^magLog2, with
 // one outlier 2^outlierLog2 times larger in each row when outlierLog2 > 0,
-// and returns its path.
+// and returns its path: a .npy file when name ends in .npy, else CSV.
 func writeCSV(t *testing.T, dir, name string, rows, cols, magLog2, outlierLog2 int) string {
 	t.Helper()
-	var b strings.Builder
+	x, err := scaling.NewTensor(rows, cols)
+	require.NoError(t, err)
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
 			v := math.Sin(float64(r*cols+c)*0.37) * math.Exp2(float64(magLog2))
 			if outlierLog2 > 0 && c == (r*7)%cols {
 				v *= math.Exp2(float64(outlierLog2))
 			}
-			if c > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, "%g", v)
+			x.Data[r*cols+c] = float32(v)
 		}
-		b.WriteByte('\n')
+	}
+	var b bytes.Buffer
+	if strings.HasSuffix(name, ".npy") {
+		require.NoError(t, tensorio.WriteNPY(&b, x))
+	} else {
+		require.NoError(t, tensorio.WriteCSV(&b, x))
 	}
 	path := filepath.Join(dir, name)
-	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	require.NoError(t, os.WriteFile(path, b.Bytes(), 0o644))
 	return path
 }
 
@@ -78,8 +84,11 @@ func TestUploadsRedraw(t *testing.T) {
 	scenes := viz.TensorScenes()
 	require.NotEmpty(t, scenes)
 	dir := t.TempDir()
-	a := writeCSV(t, dir, "a.csv", 64, 128, 0, 0)
-	b := writeCSV(t, dir, "b.csv", 64, 128, -6, 10)
+	// 128×1024: whole 1×128 tiles, 128×128 blocks and Hadamard blocks of
+	// up to 1024, for whichever scene takes a tensor.
+	const rows, cols = 128, 1024
+	a := writeCSV(t, dir, "a.npy", rows, cols, 0, 0)
+	b := writeCSV(t, dir, "b.npy", rows, cols, -6, 10)
 	for _, name := range scenes {
 		t.Run(name, func(t *testing.T) {
 			tab := newTab(t)
@@ -92,7 +101,7 @@ func TestUploadsRedraw(t *testing.T) {
 			require.Empty(t, tab.upload(t, a))
 			shotA := tab.shot(t, "#canvas")
 			assert.Greater(t, diffFraction(shot0, shotA), 0.001, "the first upload redraws")
-			assert.Contains(t, tab.text(t, "#p-file-shown"), fmt.Sprintf("a.csv (%d values)", 64*128))
+			assert.Contains(t, tab.text(t, "#p-file-shown"), fmt.Sprintf("a.npy (%d values)", rows*cols), "a count, as an integer")
 			tab.savePage(t, "upload-"+name+"-first")
 
 			require.Empty(t, tab.upload(t, b))
@@ -104,7 +113,7 @@ func TestUploadsRedraw(t *testing.T) {
 			assert.Greater(t, diffFraction(shotB, tab.shot(t, "#canvas")), 0.001, "the first file again redraws")
 
 			// The same file, chosen again after it changed on disk.
-			same := filepath.Join(dir, "same-"+name+".csv")
+			same := filepath.Join(dir, "same-"+name+".npy")
 			data, err := os.ReadFile(a)
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(same, data, 0o644))
