@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/fp8lab/fp8lab/scaling"
@@ -113,6 +115,16 @@ func loadInto(s viz.Scene, t *scaling.Tensor) error {
 		return fmt.Errorf("scene %s cannot show a tensor from a file (%s can)", s.Name(), strings.Join(viz.TensorScenes(), ", "))
 	}
 	return l.LoadTensor(t)
+}
+
+// formatNumber writes a JavaScript number as a parameter value: a whole
+// number in full (1048576, not Go's %v 1.048576e+06), anything else in the
+// shortest form that reads back exactly.
+func formatNumber(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e21 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
 // SceneList returns name and title of every scene, in teaching order.

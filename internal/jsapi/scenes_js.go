@@ -104,7 +104,7 @@ func liveFuncs(live Live) map[string]fn {
 			case js.TypeString:
 				value = v.String()
 			case js.TypeNumber:
-				value = fmt.Sprint(v.Float())
+				value = formatNumber(v.Float())
 			case js.TypeBoolean:
 				value = fmt.Sprint(v.Bool())
 			default:

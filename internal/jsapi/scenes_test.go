@@ -146,6 +146,10 @@ func liveCases(t *testing.T, names []string) []jsCase {
 		{name: "setParam unknown", code: `return api.setParam("no-such-param", "1");`, wantErr: "fp8lab.setParam"},
 		{name: "setParam value not a string", code: `return api.setParam("x", {});`, wantErr: "argument 2 (value) must be a string, number or boolean, got Object"},
 		{name: "getParam unknown", code: `return api.getParam("no-such-param");`, wantErr: "fp8lab.getParam"},
+		// A number passed as a number reaches the scene as an integer when it
+		// is one (a text parameter keeps it as written): 1048576, not 1.048576e+06.
+		{name: "setParam with a whole number", code: `api.setScene("explorer"); api.setParam("value", 1048576); const v = api.getParam("value"); api.setParam("value", 0.15625); const w = api.getParam("value"); api.setScene(` + fmt.Sprintf("%q", names[0]) + `); return [v, w];`,
+			check: func(t *testing.T, v any) { assert.Equal(t, []any{"1048576", "0.15625"}, v) }},
 	}
 	// Change the first choice or number parameter of the first scene to a
 	// value other than its default, and check getParam and the facts follow.
