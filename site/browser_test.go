@@ -268,14 +268,34 @@ func (tab *tabT) shot(t *testing.T, sel string) *image.RGBA {
 }
 
 // savePage writes a full-page screenshot to $FP8LAB_SCREENSHOTS/name.png.
+// It scrolls through the page a viewport at a time and stitches the
+// viewport screenshots: Chromium's capture beyond the viewport repeats the
+// top of a tall page (seen on the phone's pages at devicePixelRatio 3).
 func (tab *tabT) savePage(t *testing.T, name string) {
 	t.Helper()
 	if screenshotDir == "" {
 		return
 	}
-	buf := runT(t, tab, chromedp.FullScreenshot(100))
+	type geometry struct{ W, H, View, DPR float64 }
+	g := eval[geometry](t, tab, `({W: document.documentElement.clientWidth, H: document.documentElement.scrollHeight,
+		View: innerHeight, DPR: devicePixelRatio})`)
+	px := func(v float64) int { return int(math.Round(v * g.DPR)) }
+	page := image.NewRGBA(image.Rect(0, 0, px(g.W), px(g.H)))
+	for y := 0.0; ; y += g.View {
+		top := eval[float64](t, tab, fmt.Sprintf(`(async () => { scrollTo(0, %g);
+			await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return scrollY; })()`, y))
+		img, err := png.Decode(bytes.NewReader(runT(t, tab, chromedp.CaptureScreenshot())))
+		require.NoError(t, err)
+		draw.Draw(page, img.Bounds().Add(image.Pt(0, px(top))), img, img.Bounds().Min, draw.Src)
+		if top+g.View >= g.H || y+g.View >= g.H {
+			break
+		}
+	}
+	eval[float64](t, tab, `(scrollTo(0, 0), 0)`)
+	var buf bytes.Buffer
+	require.NoError(t, png.Encode(&buf, page))
 	require.NoError(t, os.MkdirAll(screenshotDir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(screenshotDir, name+".png"), buf, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(screenshotDir, name+".png"), buf.Bytes(), 0o644))
 }
 
 // lumaStats returns the standard deviation of the luminance and the number

@@ -24,7 +24,7 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	cols, err := st.columns(body, st.px(24), 1.85, 1)
+	cols, err := st.split(body, st.px(24), []float64{1.85, 1}, []float64{1.2, 1})
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	cells, err := plot.GridCells(left[0], 2, 3, st.px(10))
+	cells, err := st.grid(left[0], 2, 3, st.px(10))
 	if err != nil {
 		return err
 	}

@@ -65,6 +65,25 @@ func newStyle(w, h int, d Display) style {
 	return style{s: s, th: th, stacked: stacks(w, h, d)}
 }
 
+// split is columns with other weights for the rows of a stacked picture,
+// where the parts' heights, not their widths, share the room.
+func (st style) split(r image.Rectangle, gap int, wide, tall []float64) ([]image.Rectangle, error) {
+	if st.stacked {
+		return plot.SplitRows(r, gap, tall...)
+	}
+	return plot.SplitColumns(r, gap, wide...)
+}
+
+// grid splits r into rows×cols cells (plot.GridCells), or into cols×rows
+// in a stacked picture: the same cells in the same reading order, shaped
+// for a tall, narrow picture.
+func (st style) grid(r image.Rectangle, rows, cols, gap int) ([]image.Rectangle, error) {
+	if st.stacked {
+		rows, cols = cols, rows
+	}
+	return plot.GridCells(r, rows, cols, gap)
+}
+
 // columns splits r into side-by-side columns with widths proportional to
 // weights, gap pixels apart, or, in a stacked picture (a phone held
 // upright, or any tall narrow picture), into rows of heights proportional to the same weights, top to
