@@ -314,6 +314,14 @@ func bytesOf[T any](s []T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(zero)))
 }
 
+// grow returns buf[:n] when buf has the room, else a new slice of n.
+func grow[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	return buf[:n]
+}
+
 // copyIn fills dst from a typed array of the same element type with one bulk copy.
 func copyIn[T any](dst []T, v js.Value) {
 	if len(dst) > 0 {
@@ -361,6 +369,12 @@ func (n numbers) float32s() []float32 {
 // checked element by element, then copied through Float64Array.from (which,
 // unlike single values, keeps the sign of -0).
 func argNumbers(args []js.Value, i int, name string) (numbers, error) {
+	return argNumbersInto(args, i, name, nil)
+}
+
+// argNumbersInto is argNumbers that copies a Float32Array into buf when it
+// is long enough, instead of into new memory.
+func argNumbersInto(args []js.Value, i int, name string, buf []float32) (numbers, error) {
 	v := arg(args, i)
 	if t := typeOf(v); t == js.TypeNumber || t == typeBigInt || isNegZero(v) {
 		x, err := argNumber(args, i, name)
@@ -381,7 +395,7 @@ func argNumbers(args []js.Value, i int, name string) (numbers, error) {
 	}
 	switch k {
 	case "Float32Array":
-		out := make([]float32, n)
+		out := grow(buf, n)
 		copyIn(out, v)
 		return numbers{f32: out}, nil
 	case "Array":

@@ -117,6 +117,30 @@ func coreCases(t *testing.T) []jsCase {
 			check: func(t *testing.T, v any) { sameFloats(t, toF64(wantE5), typed(t, v, "Uint8Array"), "E5M2 codes") }},
 		{name: "encode subarray view", code: `const a = new Float32Array([1, 2, 448, 500, 3]); return api.encode("E4M3FN", a.subarray(2, 4));`,
 			check: func(t *testing.T, v any) { assert.Equal(t, []float64{126, 126}, typed(t, v, "Uint8Array")) }},
+		{name: "encode keeps no returned codes", // encodeScratch is reused from call to call
+			code: `const a = new Float32Array(` + jsArray(xs) + `);
+				const c1 = api.encode("E4M3FN", a), c2 = api.encode("E4M3FN", new Float32Array([448, 1])), c3 = api.encode("E4M3FN", a.subarray(0, 3));
+				return [c1, c2, c3, api.encode("E4M3FN", a)];`,
+			check: func(t *testing.T, v any) {
+				got := v.([]any)
+				require.Len(t, got, 4)
+				sameFloats(t, toF64(wantE4), typed(t, got[0], "Uint8Array"), "first call")
+				assert.Equal(t, toF64(encodeAll(t, 448, 1)), typed(t, got[1], "Uint8Array"), "shorter second call")
+				sameFloats(t, toF64(wantE4[:3]), typed(t, got[2], "Uint8Array"), "view")
+				sameFloats(t, toF64(wantE4), typed(t, got[3], "Uint8Array"), "again")
+			}},
+		{name: "encode called from an option getter while its input waits",
+			code: `const a = new Float32Array([1, 2, 3]); let inner;
+				const opts = {get round() { inner = api.encode("E4M3FN", new Float32Array([448, 0.5, 9, 10])); return "nearest"; }};
+				const outer = api.encode("E4M3FN", a, opts);
+				return [outer, inner, api.encode("E4M3FN", a)];`,
+			check: func(t *testing.T, v any) {
+				got := v.([]any)
+				require.Len(t, got, 3)
+				assert.Equal(t, toF64(encodeAll(t, 1, 2, 3)), typed(t, got[0], "Uint8Array"), "outer")
+				assert.Equal(t, toF64(encodeAll(t, 448, 0.5, 9, 10)), typed(t, got[1], "Uint8Array"), "inner")
+				assert.Equal(t, toF64(encodeAll(t, 1, 2, 3)), typed(t, got[2], "Uint8Array"), "outer again")
+			}},
 		{name: "encode empty array", code: `return api.encode("E4M3FN", new Float32Array(0));`,
 			check: func(t *testing.T, v any) { assert.Empty(t, typed(t, v, "Uint8Array")) }},
 		{name: "encode stochastic Float32Array", code: `return api.encode("E4M3FN", new Float32Array(` + jsArray(xs) + `), {round: "stochastic", seed: 42, stream: 3, bits: 8});`,
@@ -332,4 +356,12 @@ func negativeZeroCases() []jsCase {
 			check: func(t *testing.T, v any) { assert.Equal(t, []any{true, true, 128.0}, v) }},
 		{name: "negative zero is not a format", code: `return api.info(-0);`, wantErr: "argument 1 (format) must be a string, got number"},
 	}
+}
+
+// encodeAll encodes xs to E4M3FN, nearest-even, saturating.
+func encodeAll(t *testing.T, xs ...float32) []uint8 {
+	t.Helper()
+	codes := make([]uint8, len(xs))
+	require.NoError(t, fp8.E4M3FN.EncodeSlice32(codes, xs, fp8.Mode{}))
+	return codes
 }

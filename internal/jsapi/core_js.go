@@ -56,6 +56,24 @@ func apiInfo(args []js.Value) (any, error) {
 	return plainJS(f.Info())
 }
 
+// encodeBuffers is memory apiEncode copies its input into and encodes
+// into before copying the codes out.
+type encodeBuffers struct {
+	busy  bool
+	x     []float32
+	codes []uint8
+}
+
+// encodeScratch is kept from one apiEncode call to the next: allocating
+// (and zeroing, and collecting) 5 bytes per value on every call cost about
+// as much as encoding them. Only apiEncode uses it; a call made while it is
+// busy (from a getter that copying the input runs) uses its own.
+var encodeScratch encodeBuffers
+
+// maxScratch is the most values encodeScratch keeps memory for (20 MiB);
+// longer calls allocate.
+const maxScratch = 1 << 22
+
 // encode(format, x, opts?) -> code, or Uint8Array for an array x.
 // opts: round, overflow | saturate, bits, seed, stream (stochastic rounding
 // uses random word rng.Bits(seed, stream, i) for element i).
@@ -64,7 +82,13 @@ func apiEncode(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, err := argNumbers(args, 1, "x")
+	sc := &encodeScratch
+	if sc.busy {
+		sc = new(encodeBuffers)
+	}
+	sc.busy = true
+	defer func() { sc.busy = false }()
+	x, err := argNumbersInto(args, 1, "x", sc.x)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +111,13 @@ func apiEncode(args []js.Value) (any, error) {
 	if m.Round != fp8.Stochastic && (o["seed"] != nil || o["stream"] != nil) {
 		return nil, fmt.Errorf("seed and stream are for round: \"stochastic\"")
 	}
-	codes := make([]uint8, x.len())
+	codes := grow(sc.codes, x.len())
+	if x.len() <= maxScratch {
+		sc.codes = codes
+		if x.f32 != nil {
+			sc.x = x.f32
+		}
+	}
 	switch {
 	case m.Round == fp8.Stochastic && x.f32 != nil:
 		err = rng.EncodeStochastic(f, codes, x.f32, seed, stream, m.RandomBits)
