@@ -117,14 +117,14 @@ func TestBrowserBench(t *testing.T) {
 		let s = 11; const rnd = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 4294967296; };
 		for (let i = 0; i < n; i++) x[i] = 3 * Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
 		for (let i = 0; i < 3; i++) api.encode("E4M3FN", x);
-		const reps = 10, t0 = performance.now();
-		for (let i = 0; i < reps; i++) api.encode("E4M3FN", x);
-		return (performance.now() - t0) / reps; })`, n))
+		let best = Infinity;
+		for (let i = 0; i < %d; i++) { const t0 = performance.now(); api.encode("E4M3FN", x); best = Math.min(best, performance.now() - t0); }
+		return best; })`, n, encodeReps))
 	enc := func() error { return fp8.E4M3FN.EncodeSlice32(codes, xs.Data, fp8.Mode{}) }
-	native1 := nativeMs(t, 1, enc)
-	nativeN := nativeMs(t, 0, enc)
-	line("encode 1M float32 -> E4M3FN: API %.2f ms (%.2f ns/value, copies in and out included); native Go %.2f ms (1 thread), %.2f ms (%d threads); ratio %.1fx of 1 thread, %.1fx of all",
-		js, js*1e6/n, native1, nativeN, runtime.GOMAXPROCS(0), js/native1, js/nativeN)
+	native1 := nativeBestMs(t, 1, encodeReps, enc)
+	nativeN := nativeBestMs(t, 0, encodeReps, enc)
+	line("encode 1M float32 -> E4M3FN, fastest of %d calls: API %.2f ms (%.2f ns/value, copies in and out included); native Go %.2f ms (1 thread), %.2f ms (%d threads); ratio %.1fx of 1 thread, %.1fx of all",
+		encodeReps, js, js*1e6/n, native1, nativeN, runtime.GOMAXPROCS(0), js/native1, js/nativeN)
 
 	t.Log("\n" + report.String())
 	if out := os.Getenv("FP8LAB_BENCH_OUT"); out != "" {
@@ -150,6 +150,30 @@ func nativeMs(t *testing.T, procs int, f func() error) float64 {
 	}
 	sort.Float64s(times)
 	return times[len(times)/2]
+}
+
+// encodeReps is how many timed calls the encode comparison takes the
+// fastest of, on both sides: on a machine shared with other work the
+// fastest call is the one least disturbed.
+const encodeReps = 30
+
+// nativeBestMs times f in milliseconds per call, the fastest of reps after a
+// warm-up, with GOMAXPROCS set to procs (0: leave it).
+func nativeBestMs(t *testing.T, procs, reps int, f func() error) float64 {
+	t.Helper()
+	if procs > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	}
+	for i := 0; i < 3; i++ {
+		require.NoError(t, f())
+	}
+	best := math.Inf(1)
+	for i := 0; i < reps; i++ {
+		start := time.Now()
+		require.NoError(t, f())
+		best = min(best, float64(time.Since(start).Microseconds())/1000)
+	}
+	return best
 }
 
 func msList(xs []float64) string {
