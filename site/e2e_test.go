@@ -34,8 +34,8 @@ func TestPagesAreSelfContained(t *testing.T) {
 		files[p] = string(b)
 		return err
 	}))
-	for _, want := range []string{"index.html", "scene.html", "canvas.html", "style.css", "js/fp8lab.js", "js/common.js",
-		"js/home.js", "js/scene.js", "js/canvas.js", "js/explain.js"} {
+	for _, want := range []string{"index.html", "scene.html", "canvas.html", "scan.html", "style.css", "scan-report.css", "js/fp8lab.js",
+		"js/common.js", "js/home.js", "js/scene.js", "js/canvas.js", "js/explain.js", "js/scan.js", "js/scan-worker.js"} {
 		assert.Contains(t, files, want)
 	}
 	remote := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/`)
@@ -61,8 +61,8 @@ func TestPagesAreSelfContained(t *testing.T) {
 			}
 		}
 	}
-	// Every scene is linked from the home page and from each scene page.
-	for _, page := range []string{"index.html", "scene.html"} {
+	// Every scene is linked from every page with the navigation.
+	for _, page := range []string{"index.html", "scene.html", "scan.html"} {
 		for _, name := range viz.Names() {
 			assert.Contains(t, files[page], `href="scene.html?name=`+name+`"`, "%s does not link scene %s", page, name)
 		}

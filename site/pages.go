@@ -2,25 +2,49 @@ package site
 
 import (
 	"bytes"
+	_ "embed" // partials/nav.html
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
+	"strings"
 	"sync"
+	texttemplate "text/template"
 	"time"
 
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/scan"
+	"github.com/fp8lab/fp8lab/scan/report"
 	"github.com/fp8lab/fp8lab/viz"
 )
 
 // Pages lists the files of static/ that are templates: they list the scenes
 // (navigation, home-page cards), which come from viz's catalog, the one list
-// of scenes, when FS is first called. Both fp8lab serve and the static
-// export (fp8lab site -o) read the site through FS, so they hold the same
-// generated pages and need nothing at run time.
-var Pages = []string{"index.html", "scene.html"}
+// of scenes, and the Scan page's choices, which come from package scan, when
+// FS is first called. Both fp8lab serve and the static export (fp8lab site
+// -o) read the site through FS, so they hold the same generated pages and
+// need nothing at run time. The navigation every page shows is one template,
+// partials/nav.html.
+var Pages = []string{"index.html", "scene.html", "scan.html", "scan-report.css"}
 
-// pageData is what the page templates see: each scene's Info and title.
+//go:embed partials/nav.html
+var navTemplate string
+
+// pageData is what the page templates see.
 type pageData struct {
+	// Page is the name of the page being generated (the navigation marks it).
+	Page   string
 	Scenes []sceneCard
+	// Loaders are the scenes that can show a tensor from a file (each a
+	// viz.TensorLoader): the Scan page offers to open a tensor in them.
+	Loaders []sceneCard
+	// Recipes, DefaultFormat and MinSQNR are the Scan page's choices and
+	// defaults, as fp8lab scan has them.
+	Recipes       []recipeChoice
+	DefaultFormat string
+	MinSQNR       float64
+	// ReportCSS is the style sheet of the scan report (scan/report.CSS).
+	ReportCSS string
 }
 
 // sceneCard is one scene as the pages show it.
@@ -29,39 +53,86 @@ type sceneCard struct {
 	Title string
 }
 
+// recipeChoice is one scan recipe and whether fp8lab scan uses it by
+// default.
+type recipeChoice struct {
+	Name    string
+	Default bool
+}
+
 var (
 	pagesOnce sync.Once
 	pages     map[string][]byte
 	pagesErr  error
 )
 
-// renderPages executes the page templates of dir with the scene catalog.
-func renderPages(dir fs.FS) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	var data pageData
+// newPageData collects what the templates show from viz and scan.
+func newPageData() (pageData, error) {
+	data := pageData{DefaultFormat: fp8.E4M3FN.Name(), MinSQNR: scan.DefaultMinSQNR, ReportCSS: report.CSS()}
 	for _, in := range viz.Scenes() {
 		s, err := viz.New(in.Name)
 		if err != nil {
-			return nil, err
+			return data, err
 		}
-		data.Scenes = append(data.Scenes, sceneCard{Info: in, Title: s.Title()})
+		card := sceneCard{Info: in, Title: s.Title()}
+		data.Scenes = append(data.Scenes, card)
+		if _, ok := s.(viz.TensorLoader); ok {
+			data.Loaders = append(data.Loaders, card)
+		}
+	}
+	defaults := map[string]bool{}
+	for _, r := range scan.DefaultRecipes() {
+		defaults[r.Name] = true
+	}
+	for _, r := range scan.Recipes() {
+		data.Recipes = append(data.Recipes, recipeChoice{Name: r.Name, Default: defaults[r.Name]})
+	}
+	return data, nil
+}
+
+// renderPages executes the page templates of dir: the HTML pages with
+// html/template and the navigation partial, the style sheets with
+// text/template.
+func renderPages(dir fs.FS) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	data, err := newPageData()
+	if err != nil {
+		return nil, err
 	}
 	for _, name := range Pages {
 		src, err := fs.ReadFile(dir, name)
 		if err != nil {
 			return nil, err
 		}
-		tmpl, err := template.New(name).Option("missingkey=error").Parse(string(src))
-		if err != nil {
-			return nil, fmt.Errorf("site: %s: %w", name, err)
-		}
+		data.Page = name
 		var b bytes.Buffer
-		if err := tmpl.Execute(&b, data); err != nil {
+		if strings.HasSuffix(name, ".html") {
+			err = executeHTML(&b, name, string(src), data)
+		} else {
+			var tmpl *texttemplate.Template
+			tmpl, err = texttemplate.New(name).Option("missingkey=error").Parse(string(src))
+			if err == nil {
+				err = tmpl.Execute(&b, data)
+			}
+		}
+		if err != nil {
 			return nil, fmt.Errorf("site: %s: %w", name, err)
 		}
 		out[name] = b.Bytes()
 	}
 	return out, nil
+}
+
+// executeHTML runs one HTML page template with the navigation partial.
+func executeHTML(w io.Writer, name, src string, data pageData) error {
+	tmpl, err := template.New(name).Option("missingkey=error").Parse(src)
+	if err != nil {
+		return err
+	}
+	if _, err := tmpl.Parse(navTemplate); err != nil {
+		return err
+	}
+	return tmpl.Execute(w, data)
 }
 
 // overlay serves generated files over an fs.FS.

@@ -44,7 +44,7 @@ const heatSteps = 13
 // Page embeds it; the playground serves it as a file.
 func CSS() string {
 	var b strings.Builder
-	b.WriteString(`.scan-report table{border-collapse:collapse}.scan-report td,.scan-report th{padding:2px 6px;border:1px solid #ccc;text-align:right}
+	b.WriteString(`.scan-report table{border-collapse:collapse}.scan-report td,.scan-report th{padding:2px 6px;border:1px solid #ccc;text-align:right;white-space:nowrap}
 .scan-report th{background:#f4f4f4}.scan-report td.n{text-align:left}.scan-report .wide{overflow-x:auto;max-width:100%}
 .scan-report svg.hist{max-width:100%;height:auto}.scan-report td.heat-nan{background:#eee}
 `)

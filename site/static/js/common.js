@@ -129,5 +129,39 @@
     return e;
   }
 
-  globalThis.FP8Page = Object.freeze({ fmt, count, fmtPow2, pow2, power, codeRanges, hex, parseCode, parseNumber, loadCore, fail, el });
+  // The Scan page hands one tensor to a scene page through IndexedDB: one
+  // record {tensor, file, bytes} (bytes: the tensor as a float32 .npy
+  // file), replaced by the next. The scene page finds it from its URL
+  // (scene.html?name=window&from=scan&scanned=NAME).
+  function handoffDB() {
+    return new Promise((resolve, reject) => {
+      const req = indexedDB.open("fp8lab", 1);
+      req.addEventListener("upgradeneeded", () => req.result.createObjectStore("handoff"));
+      req.addEventListener("success", () => resolve(req.result));
+      req.addEventListener("error", () => reject(req.error));
+    });
+  }
+
+  async function handoff(mode, record) {
+    const db = await handoffDB();
+    try {
+      return await new Promise((resolve, reject) => {
+        const tx = db.transaction("handoff", mode);
+        const store = tx.objectStore("handoff");
+        const req = record ? store.put(record, "tensor") : store.get("tensor");
+        tx.addEventListener("complete", () => resolve(req.result));
+        tx.addEventListener("error", () => reject(tx.error));
+      });
+    } finally {
+      db.close();
+    }
+  }
+
+  // putHandoff stores the tensor for a scene page; getHandoff reads it back
+  // (undefined when there is none).
+  const putHandoff = (record) => handoff("readwrite", record);
+  const getHandoff = () => handoff("readonly");
+
+  globalThis.FP8Page = Object.freeze({ fmt, count, fmtPow2, pow2, power, codeRanges, hex, parseCode, parseNumber, loadCore, fail, el,
+    putHandoff, getHandoff });
 })();

@@ -10,6 +10,10 @@
 // canvas fills the window, the controls are collapsed and the scene draws
 // larger type; P or Esc leaves it. The key P inside the canvas toggles it
 // too (the canvas reports it with its change message).
+//
+// A scene that can show a tensor (info.tensorInput) gets a file picker, and
+// the tensor the Scan page hands over (scene.html?name=window&from=scan&
+// scanned=NAME, see loadScanned).
 "use strict";
 
 (function () {
@@ -262,6 +266,10 @@
       if (p.value !== defaults[p.name]) q.set(p.name, p.value);
     }
     if (presenting) q.set("present", "1");
+    if (scanned !== null) {
+      q.set("from", "scan");
+      q.set("scanned", scanned);
+    }
     keepURL("?" + q.toString());
   }
 
@@ -303,7 +311,7 @@
   // what still fails, for linkErrors.
   function applyLink(info) {
     const order = info.params.map((p) => p.name);
-    let pending = [...query].filter(([k]) => k !== "name" && k !== "present");
+    let pending = [...query].filter(([k]) => !["name", "present", "from", "scanned"].includes(k));
     pending.sort((a, b) => rank(order, a[0]) - rank(order, b[0]));
     let failed = [];
     for (;;) {
@@ -343,6 +351,29 @@
     return i < 0 ? order.length : i;
   }
 
+  // scanned names the tensor the Scan page handed over
+  // (scene.html?name=window&from=scan&scanned=NAME), kept in the URL.
+  const scanned = query.get("from") === "scan" ? query.get("scanned") : null;
+
+  // loadScanned shows the tensor the Scan page stored (FP8Page.putHandoff)
+  // and returns its record; the error, when it is gone or is another
+  // tensor, goes next to the file picker.
+  async function loadScanned() {
+    try {
+      const rec = await P.getHandoff();
+      if (!rec || rec.tensor !== scanned) {
+        throw new Error("the tensor " + scanned + " from the Scan page is no longer here: scan the file again and click it");
+      }
+      update(api.loadTensor(rec.bytes, rec.tensor));
+      clearError("file");
+      return rec;
+    } catch (err) {
+      if (document.getElementById(id("file") + "-error")) showError("file", err);
+      else P.fail("showing the tensor from the Scan page", err);
+      return null;
+    }
+  }
+
   async function start() {
     let ready;
     try {
@@ -359,10 +390,12 @@
       for (const p of info.params) defaults[p.name] = p.default;
       build(info);
       if (presenting) present(true);
+      const fromScan = scanned !== null && await loadScanned();
       const failed = applyLink(info);
       update(api.currentScene());
       if (nextURL !== null) history.replaceState(null, "", nextURL);
       linkErrors(failed);
+      if (fromScan && !status.textContent) status.textContent = "Showing " + fromScan.tensor + " of " + fromScan.file + ", from the Scan page.";
       document.body.dataset.readyMs = String(performance.now());
       document.body.dataset.ready = "1";
     } catch (err) {
