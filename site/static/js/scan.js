@@ -35,6 +35,7 @@
   let file = null; // the file of the report on screen
   let selected = null; // the tensor picked in the report
   let started = 0; // performance.now() when the scan in progress started
+  let reports = 0; // reports shown so far (a report still being moved in stops when the next one starts)
 
   const mb = (bytes) => (bytes / 1e6).toFixed(1);
 
@@ -69,6 +70,7 @@
     openBar.hidden = true;
     showError("");
     results.hidden = true;
+    reports++;
     reportBox.textContent = "";
     progressBox.hidden = false;
     bar.removeAttribute("value"); // indeterminate until the first tensor is done
@@ -84,22 +86,21 @@
       p.text.replace(/^\d+\/\d+ tensors, /, "") + ")";
   }
 
+  // finish shows the report that scan/report rendered (names escaped
+  // there). It is parsed off the page and moved in a piece per animation
+  // frame (the account, the heatmap, the summary, the table, then each
+  // histogram), so that the first layout of a long report never stalls
+  // the page at once.
   function finish(result) {
     scanning = false;
     const ms = performance.now() - started;
     document.body.dataset.scanMs = String(ms);
     progressBox.hidden = true;
-    reportBox.innerHTML = result.html; // rendered by scan/report, names escaped there
-    // The heatmap's rows (one per tensor) are reachable from the keyboard.
-    for (const tr of reportBox.querySelectorAll("table.heatmap tr[data-tensor]")) {
-      tr.tabIndex = 0;
-      tr.addEventListener("keydown", (ev) => {
-        if (ev.key === "Enter" || ev.key === " ") {
-          ev.preventDefault();
-          select(tr.dataset.tensor);
-        }
-      });
-    }
+    const parsed = document.createElement("template");
+    parsed.innerHTML = result.html;
+    const source = parsed.content.firstElementChild;
+    const shown = source.cloneNode(false);
+    reportBox.replaceChildren(shown);
     $("scan-time").textContent = mb(file.size) + " MB scanned in " + (ms / 1000).toFixed(1) + " s.";
     // A data: URL rather than a blob: one, which the site's
     // Content-Security-Policy (connect-src 'self') would keep from scripts.
@@ -109,14 +110,29 @@
     results.hidden = false;
     if (result.error) {
       showError(result.error + " (the report covers the " + result.tensors + " tensors before it)");
-      state("failed");
     } else if (result.interrupted) {
       status.textContent = "Cancelled: the report covers the " + result.tensors + " tensors scanned.";
-      state("cancelled");
     } else {
       status.textContent = "";
-      state("done");
     }
+    const generation = ++reports;
+    const step = () => {
+      if (generation !== reports) return; // another scan started
+      const node = source.firstChild;
+      if (node) {
+        shown.append(node);
+        if (node.nodeType === Node.ELEMENT_NODE) {
+          // The heatmap's rows (one per tensor) are reachable from the keyboard.
+          for (const tr of node.querySelectorAll("table.heatmap tr[data-tensor]")) tr.tabIndex = 0;
+          requestAnimationFrame(step);
+        } else {
+          step();
+        }
+        return;
+      }
+      state(result.error ? "failed" : result.interrupted ? "cancelled" : "done");
+    };
+    step();
   }
 
   function failed(msg) {
@@ -208,6 +224,13 @@
   reportBox.addEventListener("click", (ev) => {
     const tr = ev.target.closest && ev.target.closest("tr[data-tensor]");
     if (tr) select(tr.dataset.tensor);
+  });
+  reportBox.addEventListener("keydown", (ev) => {
+    const tr = ev.target.closest && ev.target.closest("tr[data-tensor]");
+    if (tr && (ev.key === "Enter" || ev.key === " ")) {
+      ev.preventDefault();
+      select(tr.dataset.tensor);
+    }
   });
   for (const b of openBar.querySelectorAll("button[data-scene]")) b.addEventListener("click", () => open(b.dataset.scene));
 
