@@ -280,7 +280,19 @@ func twoTensorFile(t *testing.T) (string, map[string]string) {
 func TestTensorScenes(t *testing.T) {
 	scenes := viz.TensorScenes()
 	require.NotEmpty(t, scenes)
-	tensor, err := jsapi.ReadTensor([]byte("1,2\n-3,0.5\n"), "t.csv", "")
+	// 256×256: the size of the granularity scene's matrix, the largest a
+	// scene needs.
+	var csv strings.Builder
+	for i := range 256 {
+		for j := range 256 {
+			if j > 0 {
+				csv.WriteByte(',')
+			}
+			csv.WriteString(strconv.Itoa((i*7+j*13)%29 - 14))
+		}
+		csv.WriteByte('\n')
+	}
+	tensor, err := jsapi.ReadTensor([]byte(csv.String()), "t.csv", "")
 	require.NoError(t, err)
 	for _, n := range viz.Names() {
 		s, err := viz.New(n)
