@@ -160,6 +160,12 @@ func (s *stochasticScene) drawLine(dst *image.RGBA, st style, r image.Rectangle,
 			c, fg = plot.WithAlpha(c, 0x60), st.th.MutedText
 		}
 		bh := math.Max(2, 0.6*rh)
+		if st.stacked {
+			// A narrow picture: the label goes above its bar, across the
+			// plot, as the sides of the bar have no room for it.
+			bh = math.Max(2, 0.4*rh)
+			y += 0.15 * rh
+		}
 		end := left + row.p*(right-left)
 		plot.FillRect(clip, image.Rect(int(math.Round(left)), int(math.Round(y-bh/2)), int(math.Round(math.Max(end, left+1))), int(math.Round(y+bh/2))), c)
 		name.Color, note.Color = fg, fg
@@ -171,6 +177,12 @@ func (s *stochasticScene) drawLine(dst *image.RGBA, st style, r image.Rectangle,
 		text := row.what + " " + short(row.p)
 		if row.note != "" {
 			text += " · " + row.note
+		}
+		if st.stacked {
+			ls := note
+			ls.VAlign = plot.AlignBottom
+			plot.DrawText(clip, row.name+": "+text, x0+st.pxf(4), y-bh/2-st.pxf(2), ls)
+			continue
 		}
 		nx := math.Max(right, px) + st.pxf(8)
 		if nx+float64(plot.MeasureText(text, note).Width) > x1 {

@@ -256,7 +256,7 @@ func (s *windowScene) Render(dst *image.RGBA) error {
 		errorPanel(dst, body, st, err.Error())
 		return nil
 	}
-	cols, err := st.columns(body, st.px(24), 1.7, 1)
+	cols, err := st.split(body, st.px(24), []float64{1.7, 1}, []float64{1.25, 1})
 	if err != nil {
 		return err
 	}
@@ -265,6 +265,9 @@ func (s *windowScene) Render(dst *image.RGBA) error {
 		return err
 	}
 	cardH := st.px(92)
+	if st.stacked {
+		cardH = 2*cardH + st.px(12) // two rows of two cards
+	}
 	hist := image.Rect(left[0].Min.X, left[0].Min.Y, left[0].Max.X, cols[0].Max.Y-cardH-st.px(12))
 	cards := image.Rect(cols[0].Min.X, cols[0].Max.Y-cardH, cols[0].Max.X, cols[0].Max.Y)
 	if err := s.drawHistogram(dst, st, hist); err != nil {
@@ -371,7 +374,11 @@ func (s *windowScene) drawHistogram(dst *image.RGBA, st style, r image.Rectangle
 
 // drawCards shows the outcome at the current scale in large type.
 func (s *windowScene) drawCards(dst *image.RGBA, st style, r image.Rectangle) {
-	cells, err := plot.SplitColumns(r, st.px(12), 1, 1, 1, 1)
+	rows, cols := 1, 4
+	if st.stacked {
+		rows, cols = 2, 2
+	}
+	cells, err := plot.GridCells(r, rows, cols, st.px(12))
 	if err != nil {
 		return
 	}
