@@ -20,6 +20,7 @@ var keyMap = map[ebiten.Key]ui.Key{
 	ebiten.KeyEnter: ui.KeyEnter, ebiten.KeyNumpadEnter: ui.KeyEnter, ebiten.KeySpace: ui.KeySpace,
 	ebiten.KeyEscape: ui.KeyEscape, ebiten.KeyBackspace: ui.KeyBackspace,
 	ebiten.KeyR: ui.KeyReset, ebiten.KeyH: ui.KeyTogglePanel, ebiten.KeyS: ui.KeySave, ebiten.KeyP: ui.KeyPresent,
+	ebiten.KeyE: ui.KeyExplain,
 }
 
 // mapKey returns the shell's key for k (Shift+Tab goes back).

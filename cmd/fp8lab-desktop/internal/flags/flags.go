@@ -87,7 +87,7 @@ func Parse(args []string, stdout, stderr io.Writer) (o Options, code int, exit b
 				fmt.Fprintf(w, "  --%s\t%s\n", f.Name, f.Usage)
 			}
 		})
-		fmt.Fprintf(w, "\nKeys: 1–%d or Tab switch scenes · ↑↓ select a control · ←→ change it · Enter edit text ·\nR reset · H hide the panel · S save the picture · F11 full screen\n", min(len(names), 9))
+		fmt.Fprintf(w, "\nKeys: 1–%d or Tab switch scenes · ↑↓ select a control · ←→ change it · Enter edit text ·\nE or the wheel scroll the explanation · R reset · H hide the panel · S save the picture ·\nP presentation mode · F11 full screen\n", min(len(names), 9))
 	}
 	fs.Usage = func() {} // printed below, to the right stream
 	fail := func(format string, a ...any) (Options, int, bool) {

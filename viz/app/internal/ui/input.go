@@ -38,6 +38,7 @@ const (
 	KeyTogglePanel // H
 	KeySave        // S
 	KeyPresent     // P: presentation mode
+	KeyExplain     // E: the next page of the explanation, then back to its top
 )
 
 // Input is what one tick of the mouse and keyboard brought.
@@ -205,9 +206,13 @@ func (g *Shell) dragTo(x int) bool {
 }
 
 // wheelAt turns the wheel over (x, y): over a slider or a choice it steps
-// the value, elsewhere on the panel it scrolls.
+// the value, elsewhere on the panel it scrolls the panel, and over the
+// explanation it scrolls the explanation.
 func (g *Shell) wheelAt(x, y int, dy float64) bool {
 	p := image.Pt(x, y)
+	if sr, pr := g.sceneRect(), g.pictureRect(); !g.opts.HidePanel && p.In(sr) && p.Y >= pr.Max.Y {
+		return g.scrollExplanation(-int(dy * 30))
+	}
 	if !p.In(g.panelRect()) {
 		return false
 	}
@@ -311,6 +316,15 @@ func (g *Shell) key(k Key) bool {
 	case KeyPresent:
 		g.setPresentation(!g.present)
 		return true
+	case KeyExplain:
+		ex := g.explanation(g.sceneRect())
+		if g.opts.HidePanel || !ex.scrolls {
+			return false
+		}
+		if g.exScroll >= ex.maxScroll() {
+			return g.scrollExplanation(-g.exScroll)
+		}
+		return g.scrollExplanation(ex.page())
 	case KeySave:
 		name, err := g.saveScene()
 		if err != nil {
@@ -324,6 +338,19 @@ func (g *Shell) key(k Key) bool {
 		return true
 	}
 	return false
+}
+
+// scrollExplanation scrolls the explanation's lines up by d pixels (down
+// when negative), within its ends, and reports whether they moved.
+func (g *Shell) scrollExplanation(d int) bool {
+	ex := g.explanation(g.sceneRect())
+	s := min(max(g.exScroll+d, 0), ex.maxScroll())
+	if s == g.exScroll {
+		return false
+	}
+	g.exScroll = s
+	g.wake()
+	return true
 }
 
 // index returns the position of the current scene in the tab order.

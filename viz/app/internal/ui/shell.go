@@ -27,12 +27,13 @@ type Shell struct {
 	cur    string
 	w, h   int // window size from Layout
 
-	focus   int    // focused widget, -1 for none
-	editing bool   // a text parameter is being typed
-	buf     string // what has been typed
-	status  string // last error
-	scroll  int    // panel scroll offset
-	drag    int    // widget whose slider is being dragged, -1 for none
+	focus    int    // focused widget, -1 for none
+	editing  bool   // a text parameter is being typed
+	buf      string // what has been typed
+	status   string // last error
+	scroll   int    // panel scroll offset
+	exScroll int    // explanation scroll offset, in pixels
+	drag     int    // widget whose slider is being dragged, -1 for none
 
 	ratio       float64   // device pixels per CSS pixel (0: 1)
 	present     bool      // presentation mode
@@ -42,6 +43,7 @@ type Shell struct {
 	// Cached pictures: re-rendered only when their signature changes.
 	sceneRGBA, panelRGBA, tabsRGBA *image.RGBA
 	sceneSig, panelSig, tabsSig    string
+	stripSig                       string // the explanation strip's, within sceneRGBA
 	renders                        int
 }
 
@@ -93,7 +95,7 @@ func (g *Shell) setScene(name string) error {
 		g.scenes[name] = s
 	}
 	if g.cur != name {
-		g.focus, g.editing, g.scroll, g.drag, g.status = -1, false, 0, -1, ""
+		g.focus, g.editing, g.scroll, g.drag, g.status, g.exScroll = -1, false, 0, -1, "", 0
 	}
 	g.cur = name
 	g.wake()
@@ -280,23 +282,31 @@ func (g *Shell) signature() string {
 // which pictures are new.
 func (g *Shell) refresh() (scene, panel, tabs bool) {
 	sr := g.sceneRect()
-	if sig := g.signature(); sig != g.sceneSig || g.sceneRGBA == nil {
+	sig := g.signature()
+	if sig != g.sceneSig || g.sceneRGBA == nil {
 		if g.sceneRGBA == nil || g.sceneRGBA.Rect.Size() != sr.Size() {
 			g.sceneRGBA = image.NewRGBA(image.Rect(0, 0, max(sr.Dx(), 1), max(sr.Dy(), 1)))
 		}
 		pic := g.sceneRGBA
 		if !g.opts.HidePanel {
 			// The picture above, the explanation below it.
-			ex := g.explanation(sr)
-			pic = g.sceneRGBA.SubImage(image.Rect(0, 0, sr.Dx(), sr.Dy()-ex.height)).(*image.RGBA)
-			strip, _ := g.sceneRGBA.SubImage(image.Rect(0, sr.Dy()-ex.height, sr.Dx(), sr.Dy())).(*image.RGBA)
-			drawExplanation(strip, ex)
+			pic = g.sceneRGBA.SubImage(image.Rect(0, 0, sr.Dx(), sr.Dy()-g.explanation(sr).height)).(*image.RGBA)
 		}
 		if err := viz.RenderFor(g.scene(), pic, g.display()); err != nil {
 			errorImage(pic, err.Error())
 		}
 		g.renders++
-		g.sceneSig, scene = sig, true
+		g.sceneSig, g.stripSig, scene = sig, "", true
+	}
+	if !g.opts.HidePanel {
+		// Scrolling the explanation redraws the strip, not the picture.
+		ex := g.explanation(sr)
+		g.exScroll = min(max(g.exScroll, 0), ex.maxScroll())
+		if ssig := fmt.Sprintf("%s %d", sig, g.exScroll); ssig != g.stripSig {
+			strip, _ := g.sceneRGBA.SubImage(image.Rect(0, sr.Dy()-ex.height, sr.Dx(), sr.Dy())).(*image.RGBA)
+			drawExplanation(strip, ex, g.exScroll)
+			g.stripSig, scene = ssig, true
+		}
 	}
 	if g.opts.HidePanel {
 		return scene, false, false
