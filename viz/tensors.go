@@ -36,9 +36,13 @@ const (
 	tensorCols = 1024
 )
 
-// tensorKinds are the synthetic distributions, plus "loaded" for a tensor
-// handed over through LoadTensor.
-var tensorKinds = []string{"normal", "lognormal", "gradients", "loaded"}
+// LoadedTensor is the option of a TensorLoader's tensor choice that shows
+// the tensor handed over through LoadTensor: it can be chosen only after
+// one was loaded.
+const LoadedTensor = "loaded"
+
+// tensorKinds are the synthetic distributions, plus LoadedTensor.
+var tensorKinds = []string{"normal", "lognormal", "gradients", LoadedTensor}
 
 // makeTensor returns a synthetic tensor of the given kind, multiplied by
 // 2^magLog2, from scaling's seeded normal generator:

@@ -73,11 +73,12 @@ func (t *selftest) failf(format string, args ...any) {
 // current returns the scene under test and the frame within its script.
 func (t *selftest) current() (int, int) { return t.frame / t.per, t.frame % t.per }
 
-// controlParam picks the first parameter a click can change: a choice, a
-// number, an int or a bool.
-func controlParam(s viz.Scene) string {
-	for _, p := range s.Params() {
-		if p.Kind != viz.ParamText {
+// controlParam picks the first parameter a click can change now: a
+// choice with another option that can be chosen (hadamard's tensor has
+// none before a tensor is loaded), a number, an int or a bool.
+func controlParam(g *app.Game) string {
+	for _, p := range g.Scene().Params() {
+		if _, ok := g.ControlPoint(p.Name); ok && p.Kind != viz.ParamText {
 			return p.Name
 		}
 	}
@@ -123,7 +124,7 @@ func (t *selftest) Update() error {
 			_ = t.g.SetParam("animate", "false")
 		}
 	case stepControl:
-		p := controlParam(t.g.Scene())
+		p := controlParam(t.g)
 		old, _ := t.g.Param(p)
 		pt, ok := t.g.ControlPoint(p)
 		if !ok {

@@ -3,6 +3,7 @@ package ui
 import (
 	"image"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,7 @@ var (
 	textColor   = plot.Hex(0x1a1a1a)
 	mutedColor  = plot.Hex(0x555555)
 	errorColor  = plot.Vermillion
+	offColor    = plot.Hex(0x8a8f98) // an option that cannot be chosen now
 )
 
 // widget is one parameter's control, laid out in panel coordinates.
@@ -37,6 +39,7 @@ type widget struct {
 	row    image.Rectangle   // the label and the control
 	track  image.Rectangle   // slider track (number, int)
 	opts   []image.Rectangle // option buttons (choice)
+	off    []bool            // options that cannot be chosen now (choice)
 	toggle image.Rectangle   // switch (bool)
 	box    image.Rectangle   // text box (text)
 }
@@ -121,21 +124,22 @@ func sliderValue(w widget, x int) string {
 	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
-// stepValue moves a widget's value by dir (-1 or +1) steps or options.
+// stepValue moves a widget's value by dir (-1 or +1) steps or options,
+// skipping the options that cannot be chosen now.
 func stepValue(w widget, dir int) (string, bool) {
 	switch w.p.Kind {
 	case viz.ParamChoice:
-		for i, o := range w.p.Options {
-			if o == w.value {
-				j := i + dir
-				if j < 0 || j >= len(w.p.Options) {
-					return "", false
-				}
-				return w.p.Options[j], true
+		i := slices.Index(w.p.Options, w.value)
+		if i < 0 {
+			i = -dir // not an option: step to the first that can be chosen
+			if dir < 0 {
+				i = len(w.p.Options)
 			}
 		}
-		if len(w.p.Options) > 0 {
-			return w.p.Options[0], true
+		for j := i + dir; j >= 0 && j < len(w.p.Options); j += dir {
+			if !w.isOff(j) {
+				return w.p.Options[j], true
+			}
 		}
 	case viz.ParamNumber, viz.ParamInt:
 		v, err := strconv.ParseFloat(w.value, 64)
@@ -162,6 +166,9 @@ func stepValue(w widget, dir int) (string, bool) {
 	}
 	return "", false
 }
+
+// isOff reports whether option i of a choice cannot be chosen now.
+func (w widget) isOff(i int) bool { return i < len(w.off) && w.off[i] }
 
 // panelState is what the panel shows besides the values.
 type panelState struct {
@@ -202,12 +209,16 @@ func drawWidget(dst *image.RGBA, w widget, ps panelState, focused bool) {
 		for i, r := range w.opts {
 			o := w.p.Options[i]
 			on := o == w.value
-			bg, fg := controlBG, textColor
-			if on {
+			bg, fg, edge := controlBG, textColor, controlEdge
+			switch {
+			case on:
 				bg, fg = accent, plot.Hex(0xffffff)
+			case w.isOff(i):
+				// Greyed: a click says why in the help area.
+				bg, fg, edge = panelBG, offColor, panelRule
 			}
 			plot.FillRect(dst, r, bg)
-			plot.StrokeRect(dst, r, 1, controlEdge)
+			plot.StrokeRect(dst, r, 1, edge)
 			ts := vs
 			ts.Color, ts.Align, ts.VAlign = fg, plot.AlignCenter, plot.AlignMiddle
 			plot.DrawText(dst, o, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, ts)

@@ -9,10 +9,11 @@ import (
 
 // ControlPoint returns a point of the window whose click changes the
 // parameter name of the current scene to another value (an option other
-// than the current one, a slider position away from the knob, the switch of
-// a bool, the box of a text parameter), so that a test can drive the panel
-// as a user would. It reports false when the panel is hidden or the
-// parameter is unknown or scrolled out of view.
+// than the current one that can be chosen now, a slider position away from
+// the knob, the switch of a bool, the box of a text parameter), so that a
+// test can drive the panel as a user would. It reports false when the
+// panel is hidden or the parameter is unknown, scrolled out of view or has
+// no other value that can be chosen now.
 func (g *Shell) ControlPoint(name string) (image.Point, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -29,7 +30,7 @@ func (g *Shell) ControlPoint(name string) (image.Point, bool) {
 		switch w.p.Kind {
 		case viz.ParamChoice:
 			for i, r := range w.opts {
-				if w.p.Options[i] != w.value {
+				if w.p.Options[i] != w.value && !w.isOff(i) {
 					pt = center(r)
 					break
 				}

@@ -25,7 +25,8 @@ type Shell struct {
 	names  []string
 	scenes map[string]viz.Scene
 	cur    string
-	w, h   int // window size from Layout
+	loaded map[string]bool // scenes that were handed a tensor
+	w, h   int             // window size from Layout
 
 	focus    int    // focused widget, -1 for none
 	editing  bool   // a text parameter is being typed
@@ -67,7 +68,7 @@ type Options struct {
 
 // New returns a Shell showing the scene called name.
 func New(name string, opts Options) (*Shell, error) {
-	g := &Shell{opts: opts, names: viz.Names(), scenes: map[string]viz.Scene{}, focus: -1, drag: -1, w: 1280, h: 800}
+	g := &Shell{opts: opts, names: viz.Names(), scenes: map[string]viz.Scene{}, loaded: map[string]bool{}, focus: -1, drag: -1, w: 1280, h: 800}
 	if err := g.setScene(name); err != nil {
 		return nil, err
 	}
@@ -135,7 +136,7 @@ func (g *Shell) LoadTensor(t *scaling.Tensor) error {
 		g.status = err.Error()
 		return err
 	}
-	g.status, g.sceneSig = "", ""
+	g.status, g.sceneSig, g.loaded[g.cur] = "", "", true
 	g.wake()
 	return nil
 }
@@ -260,7 +261,21 @@ func (g *Shell) values() map[string]string {
 }
 
 func (g *Shell) layout() panelLayout {
-	return layoutPanel(g.panelRect(), g.scene().Params(), g.values(), g.scroll)
+	L := layoutPanel(g.panelRect(), g.scene().Params(), g.values(), g.scroll)
+	for i, w := range L.widgets {
+		for _, o := range w.p.Options {
+			L.widgets[i].off = append(L.widgets[i].off, g.optionOff(o))
+		}
+	}
+	return L
+}
+
+// optionOff reports whether option o of the current scene's choices cannot
+// be chosen now: the loaded tensor, before one was loaded. The panel greys
+// it, stepping skips it, and a click on it shows the scene's reason.
+func (g *Shell) optionOff(o string) bool {
+	_, loader := g.scene().(viz.TensorLoader)
+	return loader && o == viz.LoadedTensor && !g.loaded[g.cur]
 }
 
 // signature identifies what a scene picture depends on.
@@ -312,7 +327,7 @@ func (g *Shell) refresh() (scene, panel, tabs bool) {
 		return scene, false, false
 	}
 	pr := g.panelRect()
-	psig := fmt.Sprintf("%s %v %d %v %q %q %d", g.sceneSig, pr, g.focus, g.editing, g.buf, g.status, g.scroll)
+	psig := fmt.Sprintf("%s %v %d %v %q %q %d %v", g.sceneSig, pr, g.focus, g.editing, g.buf, g.status, g.scroll, g.loaded[g.cur])
 	if psig != g.panelSig || g.panelRGBA == nil {
 		if g.panelRGBA == nil || g.panelRGBA.Rect != pr {
 			g.panelRGBA = image.NewRGBA(pr)

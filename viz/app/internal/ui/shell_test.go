@@ -3,7 +3,9 @@ package ui
 import (
 	"bytes"
 	"image"
+	"image/color"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -93,11 +95,17 @@ func TestPanelControlsChangeParams(t *testing.T) {
 			assert.NotEqual(t, old, v, "%s: clicking %s at %v", name, p.Name, pt)
 			require.NoError(t, g.SetParam(p.Name, old))
 		}
-		// One control change changes the picture.
-		p := g.Scene().Params()[0]
-		pt, ok := g.ControlPoint(p.Name)
-		require.True(t, ok)
-		g.Click(pt.X, pt.Y)
+		// One control change changes the picture: the first control with
+		// a value to change to (hadamard's tensor has none before a
+		// tensor is loaded).
+		clicked := false
+		for _, p := range g.Scene().Params() {
+			if pt, ok := g.ControlPoint(p.Name); ok {
+				clicked = g.Click(pt.X, pt.Y)
+				break
+			}
+		}
+		require.True(t, clicked, name)
 		after := g.Snapshot(1280, 800)
 		assert.False(t, bytes.Equal(before.Pix, after.Pix), name)
 	}
@@ -230,4 +238,63 @@ func TestLoadTensorRedrawsEachTime(t *testing.T) {
 	assert.False(t, bytes.Equal(a.Pix, b.Pix))
 	require.NoError(t, g.SetScene("explorer"))
 	assert.ErrorIs(t, g.LoadTensor(big), viz.ErrParam)
+}
+
+// The loaded-tensor option of every scene that can show a tensor cannot be
+// chosen before a tensor is loaded: it is greyed, a click on it keeps the
+// value and says why, and stepping skips it. Once a tensor is loaded it is
+// an option like the others.
+func TestLoadedOptionNeedsATensor(t *testing.T) {
+	scenes := viz.TensorScenes()
+	require.NotEmpty(t, scenes)
+	tensor, err := scaling.RandomNormal(256, 256, 1, 3)
+	require.NoError(t, err)
+	for _, name := range scenes {
+		g, err := New(name, Options{})
+		require.NoError(t, err)
+		g.Snapshot(1280, 800)
+		wi, oi := -1, -1
+		for i, w := range g.layout().widgets {
+			if k := slices.Index(w.p.Options, viz.LoadedTensor); k >= 0 {
+				wi, oi = i, k
+			}
+		}
+		require.GreaterOrEqual(t, wi, 0, "%s has no %q option", name, viz.LoadedTensor)
+		w := g.layout().widgets[wi]
+		require.True(t, w.isOff(oi), name)
+		// Greyed: the panel's background, where a choosable option is white.
+		img := g.Snapshot(1280, 800)
+		bg := func(r image.Rectangle) color.RGBA { return img.RGBAAt(r.Min.X+2, r.Min.Y+2) }
+		assert.Equal(t, panelBG, bg(w.opts[oi]), name)
+		other := slices.IndexFunc(w.p.Options, func(o string) bool { return o != w.value && o != viz.LoadedTensor })
+		if other >= 0 { // hadamard's other option is the current one
+			assert.Equal(t, controlBG, bg(w.opts[other]), name)
+		}
+
+		old := w.value
+		assert.False(t, g.Click(center(w.opts[oi]).X, center(w.opts[oi]).Y), name)
+		v, _ := g.Param(w.p.Name)
+		assert.Equal(t, old, v, name)
+		assert.Contains(t, g.Status(), "no tensor loaded", "%s: the panel says why", name)
+		// The option before it steps past it to nothing.
+		require.NoError(t, g.SetParam(w.p.Name, w.p.Options[oi-1]))
+		g.focus = wi
+		if oi == len(w.p.Options)-1 {
+			assert.False(t, g.Key(KeyRight), name)
+		} else {
+			assert.True(t, g.Key(KeyRight), name)
+			v, _ = g.Param(w.p.Name)
+			assert.Equal(t, w.p.Options[oi+1], v, name)
+		}
+
+		require.NoError(t, g.LoadTensor(tensor), name)
+		require.NoError(t, g.SetParam(w.p.Name, w.p.Options[oi-1]))
+		g.Snapshot(1280, 800)
+		w = g.layout().widgets[wi]
+		assert.False(t, w.isOff(oi), name)
+		assert.True(t, g.Click(center(w.opts[oi]).X, center(w.opts[oi]).Y), name)
+		v, _ = g.Param(w.p.Name)
+		assert.Equal(t, viz.LoadedTensor, v, name)
+		assert.Empty(t, g.Status(), name)
+	}
 }
