@@ -281,12 +281,14 @@ func Render(rec *Record, spike *Record) (string, error) {
 	w("## Regenerating, and the reference configuration\n\n")
 	w("`go tool task training-doc` reruns this comparison (%s configuration, %.0f minutes of wall time "+
 		"here) and rewrites this page and its curves. ", cfg.Name, rec.Seconds/60)
-	w("`go tool task training-doc CONFIG=reference` runs the reference configuration (4 blocks of width 64, every named recipe × 3 seeds × 500 steps, " +
-		"sized for a 60-minute budget); ")
+	ref, refPlan := train.Reference(), plans["reference"]
+	w("`go tool task training-doc CONFIG=reference` runs the reference configuration (%d blocks of width %d, "+
+		"%d recipes × 3 seeds × %d steps, sized for a 60-minute budget on this machine); ",
+		ref.Layers, ref.Width, len(strings.Split(refPlan.recipes, ",")), refPlan.steps)
 	if cfg.Name == "reference" {
 		w("this page is that run.\n")
 	} else {
-		w("it has not been run yet, and deepseek and fast-accum-bwd do not fit that budget today.\n")
+		w("it has not been run yet.\n")
 	}
 	return b.String(), nil
 }
