@@ -21,6 +21,8 @@ var preconditions = map[string]map[string][]string{
 	"explorer": {"rounding": {"value", "1.1"}, "overflow": {"value", "inf"}},
 	"dither": {"*": {"animate", "false"}, "levels": {"grid", "levels"},
 		"animate": {"frames", "16"}},
+	// Training finishes in seconds with 25 steps, so the canvas settles.
+	"training": {"train": {"steps", "25"}},
 }
 
 // animated are parameters that an animation changes by itself after a

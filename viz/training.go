@@ -26,9 +26,11 @@ type Versioned interface {
 	Version() int64
 }
 
-// trainingSlice is how long one Animate call trains at most (after its
-// first step): the frame loop draws between slices, so clicks and the
-// page's controls answer within about this long plus one render.
+// trainingSlice is how long one Animate call trains at least (then it
+// finishes the step it is in): the frame loop draws between slices, so
+// clicks and the page's controls answer within about a slice plus one
+// render. A slice lasts 1.5 renders when rendering is slower (a large
+// canvas, a busy machine), so that at least 60% of the time trains.
 const trainingSlice = 60 * time.Millisecond
 
 // noRecipe is the choice that leaves a recipe slot empty.
@@ -44,6 +46,8 @@ type trainingScene struct {
 	err  error
 	wake func() // set by RunInBackground
 	seen int64  // the version Animate last reported
+	// rendered is how long the last Render took (for the slice length).
+	rendered time.Duration
 }
 
 // trainingOperands names the operand roles the maps can show.
@@ -57,7 +61,7 @@ func newTraining() Scene {
 			Help: "the first recipe to train (train.RecipeByName)"},
 		Param{Name: "recipe2", Label: "Recipe 2", Kind: ParamChoice, Options: withNone, Default: "tensorwise",
 			Help: "a second recipe, from the same weights and batches (none: leave out)"},
-		Param{Name: "recipe3", Label: "Recipe 3", Kind: ParamChoice, Options: withNone, Default: "nvfp4",
+		Param{Name: "recipe3", Label: "Recipe 3", Kind: ParamChoice, Options: withNone, Default: "e5m2-grads",
 			Help: "a third recipe (deepseek and fast-accum-bwd emulate fast accumulation and train about 10× slower)"},
 		Param{Name: "steps", Label: "Steps", Kind: ParamInt, Min: 25, Max: 1000, Step: 25, Default: "300",
 			Help: "training steps of each recipe (the learning rate decays to the last one)"},
@@ -109,8 +113,11 @@ func (s *trainingScene) recipes() []string {
 // trains changed or train was unchecked, background training started when
 // train is checked on a host that asked for it.
 func (s *trainingScene) apply() error {
-	key := s.ps.key("recipe1", "recipe2", "recipe3", "steps", "seed", "train")
-	if key != s.key {
+	// Checking Train keeps the run built at step 0 (its validation losses
+	// are computed already, so the first step follows the click at once);
+	// unchecking it after steps were trained starts over.
+	key := s.ps.key("recipe1", "recipe2", "recipe3", "steps", "seed")
+	if key != s.key || s.run == nil || !s.ps.bool("train") && s.run.current() > 0 {
 		if s.run != nil {
 			s.run.stop()
 		}
@@ -155,7 +162,7 @@ func (s *trainingScene) Animate() bool {
 		s.seen = v
 		return changed
 	}
-	return s.run.advance(trainingSlice)
+	return s.run.advance(max(trainingSlice, s.rendered*3/2))
 }
 
 // Version implements Versioned: it grows with every step trained.

@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
@@ -82,13 +83,15 @@ func mapLayers(tr trainingState, all []string, operand string) []string {
 
 // Render implements Scene.
 func (s *trainingScene) Render(dst *image.RGBA) error {
+	start := time.Now()
+	defer func() { s.rendered = time.Since(start) }()
 	names := s.recipes()
 	title := "Training: " + joinAnd(names)
 	tr, err := s.state()
 	sub := ""
 	if err == nil {
-		sub = fmt.Sprintf("step %d of %d · marks: validation · lines: training (%d-step mean)",
-			tr.done, s.run.total, trainingSmooth)
+		sub = fmt.Sprintf("seed %s · step %d of %d · marks: validation · lines: training",
+			s.ps.str("seed"), tr.done, s.run.total)
 	}
 	st, body, berr := begin(dst, title, sub)
 	if berr != nil {
@@ -149,8 +152,9 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	titles := []string{who + "amax of " + op + " per layer", who + "share of " + op + " underflowed to 0"}
 	xlabel, ylabel := "training step", "loss (nats/byte)"
 	if body.Dy() < st.px(520) {
-		// Short pictures keep the plots and drop the words around them.
-		titles, xlabel, ylabel = []string{"amax", "underflow"}, "", "loss"
+		// Short pictures keep the plots and shorten the words around them.
+		o := operandSymbol[s.ps.str("operand")]
+		titles, xlabel, ylabel = []string{who + "amax of " + o, who + o + " underflowed to 0"}, "", "loss"
 	}
 	loss, err := st.axes(rows[0], xs, ys, "", "", ylabel)
 	if err != nil {

@@ -162,6 +162,9 @@ var operandText = map[string]string{
 	"weight":      "weights W",
 }
 
+// operandSymbol is the short name of an operand role, for small pictures.
+var operandSymbol = map[string]string{"grad_output": "dY", "input": "X", "weight": "W"}
+
 // Explain implements Explainer.
 func (s *trainingScene) Explain() []string {
 	f := facts(s.Facts())
@@ -184,9 +187,9 @@ func (s *trainingScene) Explain() []string {
 			"and watch the curves grow. At step 0 the validation loss is %s nats per byte: the untrained model's guess.",
 			plural(n, "recipe", "recipes"), f["steps"], f.r("initial_val_loss_1")))
 	case "training":
-		out = append(out, fmt.Sprintf("Training: %s of %s steps done by every recipe.", f["steps_done"], f["steps"]))
+		out = append(out, fmt.Sprintf("Training: %s of %s steps done by every recipe. %s", f["steps_done"], f["steps"], curvesText))
 	default:
-		out = append(out, fmt.Sprintf("Done: %s steps of each recipe.", f["steps"]))
+		out = append(out, fmt.Sprintf("Done: %s steps of each recipe. %s", f["steps"], curvesText))
 	}
 	if _, ok := f["lowest"]; ok {
 		p := fmt.Sprintf("At step %s the validation loss fell from %s to %s nats per byte", f["compare_step"], f.r("initial_val_loss_1"), f.r("lowest_val"))
@@ -247,3 +250,7 @@ func (s *trainingScene) Explain() []string {
 	}
 	return out
 }
+
+// curvesText says what the curves are.
+var curvesText = fmt.Sprintf("The marks are the validation loss on fixed held-out text; the thin lines the training loss "+
+	"of each step's batch, averaged over %d steps.", trainingSmooth)

@@ -215,7 +215,7 @@ func TestTrainingNotStarted(t *testing.T) {
 	runs := independent(t, []string{"bf16"}, 1, 1)
 	assert.Contains(t, text, "Not trained yet")
 	assert.Contains(t, text, "At step 0 the validation loss is "+sig4(runs[0].Val[0].Loss))
-	assert.Contains(t, text, "bf16, tensorwise and nvfp4")
+	assert.Contains(t, text, "bf16, tensorwise and e5m2-grads")
 	assert.False(t, s.(Animator).Animate())
 }
 

@@ -70,6 +70,9 @@ type Game struct {
 	// Wake-ups asked for and those drawn: equal when the screen shows
 	// every change.
 	scheduled, drawn atomic.Int64
+	// animating says the last Update advanced an animation: another frame
+	// is due after the one drawn next.
+	animating atomic.Bool
 }
 
 // New returns a Game showing the scene called name, with its panel.
@@ -108,6 +111,7 @@ func (g *Game) Update() error {
 	}
 	g.HandleInput(pollInput(!g.external))
 	if g.Animate() {
+		g.animating.Store(true)
 		g.wake()
 	}
 	return nil
@@ -138,7 +142,16 @@ func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
 // only those that changed.
 func (g *Game) Draw(screen *ebiten.Image) {
 	seen := g.scheduled.Load()
-	defer g.drawn.Store(seen)
+	defer func() {
+		g.drawn.Store(seen)
+		// An animation (a training run) that stepped in this frame's
+		// Update wants the next frame too: without this wake-up the frame
+		// would count as settled and a host that parks its loop while
+		// settled (the browser) would stop the animation after one step.
+		if g.animating.Swap(false) {
+			g.wake()
+		}
+	}()
 	b := screen.Bounds()
 	g.WithFrame(b.Dx(), b.Dy(), func(f ui.Frame) {
 		put := func(img **ebiten.Image, src *image.RGBA, changed bool, at image.Point) {
