@@ -33,6 +33,10 @@ type Versioned interface {
 // canvas, a busy machine), so that at least 60% of the time trains.
 const trainingSlice = 60 * time.Millisecond
 
+// maxTrainingSlice bounds the slice whatever a render cost (the first
+// render of a page, still compiling, can take seconds).
+const maxTrainingSlice = 500 * time.Millisecond
+
 // noRecipe is the choice that leaves a recipe slot empty.
 const noRecipe = "none"
 
@@ -162,7 +166,7 @@ func (s *trainingScene) Animate() bool {
 		s.seen = v
 		return changed
 	}
-	return s.run.advance(max(trainingSlice, s.rendered*3/2))
+	return s.run.advance(min(max(trainingSlice, s.rendered*3/2), maxTrainingSlice))
 }
 
 // Version implements Versioned: it grows with every step trained.

@@ -105,20 +105,20 @@ func (s *trainingScene) Facts() map[string]string {
 		f["recipe_"+k] = c.recipe
 		last := c.val[len(c.val)-1]
 		common = min(common, last.Step)
-		f["initial_val_loss_"+k] = fact(c.val[0].Loss)
+		f["initial_val_loss_"+k] = shown(c.val[0].Loss)
 		if c.err != nil {
 			f["error_"+k] = c.err.Error()
 		}
 		under, amax, _, _, _ := operandTotals(c, s.ps.str("operand"))
-		f["underflow_"+k] = fact(under)
-		f["amax_"+k] = fact(amax)
+		f["underflow_"+k] = shown(under)
+		f["amax_"+k] = shown(amax)
 	}
 	f["compare_step"] = strconv.Itoa(common)
 	if common > 0 {
 		best, second := -1, -1
 		for i, c := range st.curves {
 			l, _ := lastVal(c, common)
-			f["val_loss_"+strconv.Itoa(i+1)] = fact(l)
+			f["val_loss_"+strconv.Itoa(i+1)] = shown(l)
 			switch {
 			case best < 0:
 				best = i
@@ -129,12 +129,12 @@ func (s *trainingScene) Facts() map[string]string {
 			}
 		}
 		lb := mustVal(st.curves[best], common)
-		f["lowest"], f["lowest_val"] = st.curves[best].recipe, fact(lb)
+		f["lowest"], f["lowest_val"] = st.curves[best].recipe, shown(lb)
 		if second >= 0 {
 			l2 := mustVal(st.curves[second], common)
 			sp, n := pairedSpread(st.curves[best], st.curves[second], common, trainingWindow)
-			f["runner_up"], f["runner_up_val"] = st.curves[second].recipe, fact(l2)
-			f["gap"], f["spread"], f["spread_steps"] = fact(l2-lb), fact(sp), strconv.Itoa(n)
+			f["runner_up"], f["runner_up_val"] = st.curves[second].recipe, shown(l2)
+			f["gap"], f["spread"], f["spread_steps"] = shown(l2-lb), shown(sp), strconv.Itoa(n)
 			f["gap_exceeds_spread"] = strconv.FormatBool(l2-lb > sp)
 		}
 	}
@@ -143,11 +143,17 @@ func (s *trainingScene) Facts() map[string]string {
 		_, _, worst, top, wu := operandTotals(c, s.ps.str("operand"))
 		f["inspect_recipe"] = c.recipe
 		if top != "" {
-			f["largest_amax_layer"], f["worst_underflow_layer"], f["worst_underflow"] = top, worst, fact(wu)
+			f["largest_amax_layer"], f["worst_underflow_layer"], f["worst_underflow"] = top, worst, shown(wu)
 		}
 	}
 	return f
 }
+
+// shown writes a number of a training run to the 4 significant digits the
+// scene shows. The run's float32 sums are ordered differently under
+// WebAssembly (see train's matmul), so the browser's losses match the native
+// ones to rounding, not bit for bit; at this precision the facts agree.
+func shown(v float64) string { return sig4(v) }
 
 // mustVal is lastVal for a step known to be there.
 func mustVal(c trainCurve, step int) float64 {

@@ -97,6 +97,14 @@ func TestTrainingBackground(t *testing.T) {
 	assert.Equal(t, "done", facts(s.Facts())["status"])
 }
 
+// mustFloat parses a number.
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	require.NoError(t, err)
+	return v
+}
+
 // independent runs the recipes with train.Run (not the scene's code) for
 // the same steps and seed.
 func independent(t *testing.T, recipes []string, steps int, seed uint64) []*train.Result {
@@ -198,7 +206,7 @@ func TestTrainingExplainAgrees(t *testing.T) {
 			case wf == 0:
 				assert.Contains(t, text, "None of its elements underflowed to zero")
 			default:
-				assert.Contains(t, text, "most in "+worst+" ("+pctText(wf)+")")
+				assert.Contains(t, text, "most in "+worst+" ("+pctText(mustFloat(t, sig4(wf)))+")")
 			}
 			if worst != "" {
 				assert.Contains(t, text, "its largest amax so far is "+sig4(top))
