@@ -6,6 +6,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -30,6 +31,11 @@ type selftest struct {
 	captured map[string]bool
 	failures []string
 	log      *bytes.Buffer
+	// For a scene that works in the background (live training): its
+	// version and frame when the work started, and the slowest Update
+	// since.
+	version, since int64
+	slowest        time.Duration
 }
 
 // The frames of each scene's script.
@@ -39,7 +45,7 @@ const (
 	stepControl = 9  // click a control of the panel
 	stepAfter   = 16 // read the screen back again and compare
 	stepKeys    = 18 // keyboard: select the first control, change it
-	stepIdle    = 24 // renders must not grow from here on (unless animated)
+	stepIdle    = 24 // renders must not grow from here on (unless animated); background work starts
 )
 
 func runSelftest(g *app.Game, dir string, per int) int {
@@ -147,16 +153,47 @@ func (t *selftest) Update() error {
 		t.pending = name
 	case stepIdle:
 		t.renders = t.g.Renders()
+		if _, ok := t.g.Scene().(viz.Backgrounder); ok {
+			// Live training on the scene's own goroutine: the frames
+			// must keep coming while it trains.
+			t.version, t.since, t.slowest = version(t.g.Scene()), int64(t.frame), 0
+			if err := t.g.SetParam("train", "true"); err != nil {
+				t.failf("%s: starting the training: %v", name, err)
+			}
+		}
+	case t.per - 2:
+		if _, ok := t.g.Scene().(viz.Backgrounder); ok {
+			t.pending = name + "-live"
+		}
 	case t.per - 1:
 		if _, anim := t.g.Scene().(viz.Animator); !anim && t.g.Renders() != t.renders {
 			t.failf("%s: %d renders while idle: frames are not cached", name, t.g.Renders()-t.renders)
 		}
+		if _, ok := t.g.Scene().(viz.Backgrounder); ok {
+			v := version(t.g.Scene())
+			fmt.Fprintf(t.log, "selftest: %s: %d steps trained in the background over %d frames; slowest Update %v\n",
+				name, v-t.version, int64(t.frame)-t.since, t.slowest.Round(time.Millisecond))
+			if v <= t.version {
+				t.failf("%s: nothing trained in the background over %d frames", name, int64(t.frame)-t.since)
+			}
+			_ = t.g.SetParam("train", "false") // stop the goroutine
+		}
 	}
+	start := time.Now()
 	if err := t.g.Update(); err != nil {
 		return err
 	}
+	t.slowest = max(t.slowest, time.Since(start))
 	t.frame++
 	return nil
+}
+
+// version returns a scene's version (0 for scenes without one).
+func version(s viz.Scene) int64 {
+	if v, ok := s.(viz.Versioned); ok {
+		return v.Version()
+	}
+	return 0
 }
 
 // Draw implements ebiten.Game: it draws the app and reads the screen back

@@ -44,7 +44,13 @@ func TestDesktopUnderXvfb(t *testing.T) {
 	require.NoError(t, err, "self-test failed")
 	assert.Contains(t, string(out), "selftest: ok")
 	for _, name := range viz.Names() {
-		for _, suffix := range []string{"-before", ""} {
+		suffixes := []string{"-before", ""}
+		if s, err := viz.New(name); err == nil {
+			if _, ok := s.(viz.Backgrounder); ok {
+				suffixes = append(suffixes, "-live") // while training in the background
+			}
+		}
+		for _, suffix := range suffixes {
 			path := filepath.Join(shots, name+suffix+".png")
 			f, err := os.Open(path)
 			require.NoError(t, err, "missing screenshot %s", path)
