@@ -151,8 +151,9 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	}
 	titles := []string{who + "amax of " + op + " per layer", who + "share of " + op + " underflowed to 0"}
 	xlabel, ylabel := "training step", "loss (nats/byte)"
-	if body.Dy() < st.px(520) {
-		// Short pictures keep the plots and shorten the words around them.
+	if body.Dy() < st.px(520) || halves[0].Dx() < st.px(400) {
+		// Short or narrow pictures keep the plots and shorten the words
+		// around them.
 		o := operandSymbol[s.ps.str("operand")]
 		titles, xlabel, ylabel = []string{who + "amax of " + o, who + o + " underflowed to 0"}, "", "loss"
 	}
