@@ -29,10 +29,11 @@ type Versioned interface {
 // trainingSlice is how long one Animate call trains at least (then it
 // finishes the step it is in): the frame loop draws between slices, so
 // clicks and the page's controls answer within about a slice plus one
-// render. A slice lasts 3 renders when rendering is slower (a large
-// canvas, a busy machine): with 1.5 renders, 3 × 300 steps at 1024×768 in
-// Chromium took 264 s, one step a frame, the upload and the page's update
-// of each frame costing as much again as the Render measured here.
+// frame. A slice lasts three times the rest of the frame (render, upload,
+// the page's update: the time since the last slice ended) when that is
+// longer, so that three quarters of a busy page's time trains: slices of
+// 1.5 Render times gave one step a frame at 1024×768 in Chromium, the
+// upload and the page's update costing more than the Render itself.
 const trainingSlice = 60 * time.Millisecond
 
 // maxTrainingSlice bounds the slice whatever a render cost (the first
@@ -52,8 +53,9 @@ type trainingScene struct {
 	err  error
 	wake func() // set by RunInBackground
 	seen int64  // the version Animate last reported
-	// rendered is how long the last Render took (for the slice length).
-	rendered time.Duration
+	// sliced is when the last training slice ended (for the next one's
+	// length).
+	sliced time.Time
 }
 
 // trainingOperands names the operand roles the maps can show.
@@ -168,7 +170,16 @@ func (s *trainingScene) Animate() bool {
 		s.seen = v
 		return changed
 	}
-	return s.run.advance(min(max(trainingSlice, 3*s.rendered), maxTrainingSlice))
+	budget := trainingSlice
+	if !s.sliced.IsZero() {
+		budget = min(max(trainingSlice, 3*time.Since(s.sliced)), maxTrainingSlice)
+	}
+	more := s.run.advance(budget)
+	s.sliced = time.Now()
+	if !more {
+		s.sliced = time.Time{} // the next run starts afresh
+	}
+	return more
 }
 
 // Version implements Versioned: it grows with every step trained.

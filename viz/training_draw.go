@@ -5,7 +5,6 @@ import (
 	"image"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
@@ -83,8 +82,6 @@ func mapLayers(tr trainingState, all []string, operand string) []string {
 
 // Render implements Scene.
 func (s *trainingScene) Render(dst *image.RGBA) error {
-	start := time.Now()
-	defer func() { s.rendered = time.Since(start) }()
 	names := s.recipes()
 	title := "Training: " + joinAnd(names)
 	tr, err := s.state()
