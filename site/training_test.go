@@ -83,11 +83,12 @@ func TestTrainingLive(t *testing.T) {
 	assert.Equal(t, 50, last.Done)
 	t.Logf("first curve point %.0f ms after Train; 3 recipes × 50 steps in %.1f s; longest gap between 50 ms ticks %.0f ms; %d frames",
 		first, (last.Now-start)/1000, last.Gap, last.Frames)
-	// Responsive: the page's timer never waits longer than a few steps
-	// (the machine's speed and load set what a step costs; a page that
-	// trained without yielding would wait for the whole run).
+	// Responsive: the page's timer never waits longer than a slice (at
+	// most half a second) and a few steps: the machine's speed and load
+	// set what a step costs; a page that trained without yielding would
+	// wait for the whole run.
 	perStep := (last.Now - start) / float64(3*last.Done)
-	assert.Less(t, last.Gap, max(1000, 8*perStep), "the page froze for %.0f ms while training (%.0f ms a step)", last.Gap, perStep)
+	assert.Less(t, last.Gap, max(2000, 8*perStep), "the page froze for %.0f ms while training (%.0f ms a step)", last.Gap, perStep)
 
 	// The page's facts follow the run (it re-reads them on every change).
 	require.Eventually(t, func() bool {
