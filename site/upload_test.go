@@ -101,7 +101,7 @@ func TestUploadsRedraw(t *testing.T) {
 			require.Empty(t, tab.upload(t, a))
 			shotA := tab.shot(t, "#canvas")
 			assert.Greater(t, diffFraction(shot0, shotA), 0.001, "the first upload redraws")
-			assert.Contains(t, tab.text(t, "#p-file-shown"), fmt.Sprintf("a.npy (%d values)", rows*cols), "a count, as an integer")
+			assert.Contains(t, tab.text(t, "#p-file-shown"), fmt.Sprintf("a.npy (%d values", rows*cols), "the file's count, as an integer")
 			tab.savePage(t, "upload-"+name+"-first")
 
 			require.Empty(t, tab.upload(t, b))

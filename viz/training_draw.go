@@ -98,14 +98,18 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 		errorPanel(dst, body, st, err.Error())
 		return nil
 	}
-	// The loss curves on top; below them the two maps side by side, each
-	// with its colour bar at its right, so that every layer's row is tall
-	// enough to carry its name.
-	rows, err := plot.SplitRows(body, st.px(10), 1.15, 1)
+	// The loss curves on top; below them the two maps side by side (one
+	// above the other on a phone), each with its colour bar at its right,
+	// so that every layer's row is tall enough to carry its name.
+	weights := []float64{1.15, 1}
+	if st.stacked {
+		weights = []float64{1, 1.6}
+	}
+	rows, err := plot.SplitRows(body, st.px(10), weights...)
 	if err != nil {
 		return err
 	}
-	halves, err := plot.SplitColumns(rows[1], st.px(16), 1, 1)
+	halves, err := st.columns(rows[1], st.px(16), 1, 1)
 	if err != nil {
 		return err
 	}

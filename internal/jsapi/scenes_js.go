@@ -126,10 +126,12 @@ func liveFuncs(live Live) map[string]fn {
 			}
 			return live.Scene().Get(name)
 		},
-		// loadTensor(bytes, filename?, tensorName?) -> sceneInfo: shows a
-		// tensor of a .npy, CSV, safetensors or .npz file (a Uint8Array of
-		// its bytes) in the live scene, which must be able to (the window
-		// scene): the one named tensorName, or the file's only tensor.
+		// loadTensor(bytes, filename?, tensorName?) -> sceneInfo with
+		// loaded: {rows, cols, values} (the tensor as read; a scene may show
+		// part of it, its facts say which): shows a tensor of a .npy, CSV,
+		// safetensors or .npz file (a Uint8Array of its bytes) in the live
+		// scene, which must be able to (viz.TensorScenes): the one named
+		// tensorName, or the file's only tensor.
 		"loadTensor": func(args []js.Value) (any, error) {
 			data, single, err := argCodes(args, 0, "bytes")
 			if err != nil {
@@ -157,7 +159,12 @@ func liveFuncs(live Live) map[string]fn {
 			if err := live.LoadTensor(t); err != nil {
 				return nil, err
 			}
-			return SceneInfo(live.Scene())
+			info, err := SceneInfo(live.Scene())
+			if err != nil {
+				return nil, err
+			}
+			info["loaded"] = map[string]any{"rows": t.Rows, "cols": t.Cols, "values": t.Len()}
+			return info, nil
 		},
 		// frameCount() -> frames drawn so far (0 without a screen).
 		"frameCount": func(args []js.Value) (any, error) {

@@ -141,8 +141,11 @@
       const info = api.loadTensor(bytes, f.name);
       clearError(param);
       if (shown) {
-        const n = Number(info.facts.elements);
-        shown.textContent = "loaded " + f.name + (Number.isInteger(n) ? " (" + P.count(n) + " values)" : "");
+        // The file's count, and the scene's when it shows part of it.
+        const n = info.loaded.values, used = Number(info.facts.elements);
+        let what = " (" + P.count(n) + " values";
+        if (Number.isInteger(used) && used !== n) what += "; the scene shows " + P.count(used);
+        shown.textContent = "loaded " + f.name + what + ")";
       }
       update(info);
     } catch (err) {
