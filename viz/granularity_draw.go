@@ -12,7 +12,8 @@ import (
 )
 
 // Render implements Scene. Wide pictures put the input beside the six
-// cases; tall ones (phones) put it above cases in two rows of three. A bar
+// cases; tall ones put it above them, in two rows of three, or on phones
+// (stacked) in rows of two with their numbers in readable type. A bar
 // chart of whole-tensor and worst-row SQNR fills the height the maps leave.
 func (s *granularityScene) Render(dst *image.RGBA) error {
 	sub := fmt.Sprintf("one %d×%d matrix with %s outlier rows and %s outlier columns (×2%s), quantized six ways", granSide, granSide,
@@ -39,7 +40,11 @@ func (s *granularityScene) Render(dst *image.RGBA) error {
 			return err
 		}
 		s.drawNotes(dst, st, parts[1])
-		return s.drawCases(dst, st, image.Rect(body.Min.X, top.Max.Y+st.px(14), body.Max.X, body.Max.Y), 3)
+		cases := image.Rect(body.Min.X, top.Max.Y+st.px(14), body.Max.X, body.Max.Y)
+		if st.stacked {
+			return s.drawBands(dst, st, cases)
+		}
+		return s.drawCases(dst, st, cases, 3)
 	}
 	cols, err := plot.SplitColumns(body, st.px(22), 1, 4.2)
 	if err != nil {
@@ -278,16 +283,22 @@ func (s *granularityScene) drawCase(dst *image.RGBA, st style, c *granularityCas
 	}
 	s.maps = append(s.maps, granMap{key: c.key, kind: "sqnr", r: er, rows: len(c.patch), v: sqV})
 	plot.StrokeRect(dst, plot.Inset(er, -1), 1, st.th.Frame)
-	lines := []string{
+	lines := caseLines(c)
+	ts := fitText(lines[1], st.text(15, plot.FontRegular, st.th.Foreground), side)
+	yy := textLines(dst, col.Min.X, er.Max.Y+lay.gap, lines[:1], fitText(lines[0], st.text(16, plot.FontBold, st.th.Foreground), side), st.px(4))
+	textLines(dst, col.Min.X, yy, lines[1:], ts, st.px(3))
+	return nil
+}
+
+// caseLines are the numbers printed under (or beside) case c's maps: its
+// SQNR first, then its worst row, zeroed share and saturated count.
+func caseLines(c *granularityCase) []string {
+	return []string{
 		"SQNR " + dB(c.m.SQNR),
 		"worst row " + dB(c.m.Rows.Worst),
 		"zeroed " + percent(float64(c.m.Underflow)/float64(c.m.Elements)),
 		"saturated " + strconv.Itoa(c.m.Overflow),
 	}
-	ts := fitText(lines[1], st.text(15, plot.FontRegular, st.th.Foreground), side)
-	yy := textLines(dst, col.Min.X, er.Max.Y+lay.gap, lines[:1], fitText(lines[0], st.text(16, plot.FontBold, st.th.Foreground), side), st.px(4))
-	textLines(dst, col.Min.X, yy, lines[1:], ts, st.px(3))
-	return nil
 }
 
 // drawSQNRChart compares, per granularity, the whole-tensor SQNR with the
