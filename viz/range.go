@@ -272,8 +272,7 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 	}
 	s.size = dst.Bounds().Size()
 	// One legend, the formats' colours and the marks, in a column on the
-	// right of both plots (which keeps their x axes aligned), as wide as
-	// its longest label: measured by drawing it once off screen.
+	// right of both plots (which keeps their x axes aligned).
 	th := st.th
 	leg := make([]plot.LegendEntry, 0, len(s.formats)+4)
 	for i, f := range s.formats {
@@ -284,27 +283,19 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 		plot.LegendEntry{Label: "min normal", Kind: plot.LegendMarker, Marker: plot.MarkerCircle, Color: st.th.MutedText},
 		plot.LegendEntry{Label: "max", Kind: plot.LegendMarker, Marker: plot.MarkerDiamond, Color: st.th.MutedText},
 		plot.LegendEntry{Label: "overflows", Kind: plot.LegendSwatch, Color: overflowTint})
-	// Too tall for the picture, it splits into two columns: the formats,
-	// then the marks.
-	groups := [][]plot.LegendEntry{leg}
-	legW := 0
-	for try := 0; try < 2; try++ {
-		legW = 0
-		tall := false
-		for _, g := range groups {
-			box, err := plot.DrawLegend(image.NewRGBA(body), body, plot.TopRight, g, &th)
-			if err != nil {
-				return err
-			}
-			legW += box.Dx() + 2*(body.Max.X-box.Max.X)
-			tall = tall || box.Dy()+2*(box.Min.Y-body.Min.Y) > body.Dy()
+	// On a phone (stacked) the legend goes above the plots, in rows as
+	// wide as the picture, and the plots keep the whole width.
+	var groups [][]plot.LegendEntry
+	plots := body
+	if st.stacked {
+		ls := plot.TextStyle{Size: st.th.LabelSize, Color: st.th.Foreground}
+		plots.Min.Y += plot.MeasureInlineLegend(body.Dx(), leg, ls, &th).Y + st.px(14)
+	} else {
+		var err error
+		if groups, plots, err = s.legendColumns(body, leg, &th); err != nil {
+			return err
 		}
-		if !tall {
-			break
-		}
-		groups = [][]plot.LegendEntry{leg[:len(s.formats)], leg[len(s.formats):]}
 	}
-	plots := image.Rect(body.Min.X, body.Min.Y, body.Max.X-legW, body.Max.Y)
 	// Short pictures drop the plot titles and give the lanes more room,
 	// so that every lane keeps its label.
 	lanesWeight, spacingWeight, short := 1.0, 1.05, body.Dy() < st.px(480)
@@ -338,6 +329,11 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 		return err
 	}
 	s.plots, s.legend = plots, image.Rectangle{}
+	if st.stacked {
+		ls := plot.TextStyle{Size: st.th.LabelSize, Color: st.th.Foreground}
+		s.legend = plot.DrawInlineLegend(dst, body.Min.X, body.Min.Y, body.Dx(), leg, ls, &th)
+		return nil
+	}
 	area := image.Rect(plots.Max.X, body.Min.Y, body.Max.X, body.Max.Y)
 	for _, g := range groups {
 		box, err := plot.DrawLegend(dst, area, plot.TopLeft, g, &th)
@@ -348,6 +344,32 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 		area.Min.X = box.Max.X
 	}
 	return nil
+}
+
+// legendColumns places the legend in a column on the right of body, as
+// wide as its longest label (measured by drawing it once off screen), or
+// in two columns, the formats then the marks, when one would be too tall;
+// it returns the legend's columns and the room left for the plots.
+func (s *rangeScene) legendColumns(body image.Rectangle, leg []plot.LegendEntry, th *plot.Theme) ([][]plot.LegendEntry, image.Rectangle, error) {
+	groups := [][]plot.LegendEntry{leg}
+	legW := 0
+	for try := 0; try < 2; try++ {
+		legW = 0
+		tall := false
+		for _, g := range groups {
+			box, err := plot.DrawLegend(image.NewRGBA(body), body, plot.TopRight, g, th)
+			if err != nil {
+				return nil, image.Rectangle{}, err
+			}
+			legW += box.Dx() + 2*(body.Max.X-box.Max.X)
+			tall = tall || box.Dy()+2*(box.Min.Y-body.Min.Y) > body.Dy()
+		}
+		if !tall {
+			break
+		}
+		groups = [][]plot.LegendEntry{leg[:len(s.formats)], leg[len(s.formats):]}
+	}
+	return groups, image.Rect(body.Min.X, body.Min.Y, body.Max.X-legW, body.Max.Y), nil
 }
 
 // overflowTint shades, in each lane, the magnitudes that overflow.

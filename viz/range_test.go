@@ -115,19 +115,24 @@ func TestRangeOverflowThresholds(t *testing.T) {
 }
 
 // TestRangeNothingClipped: at every size the legend lies inside the picture,
-// beside the plots, and every lane is tall enough for the axis to label it
+// beside the plots (above them on a phone's stacked canvas), and every lane is tall enough for the axis to label it
 // (its label's height plus the 8 px the axis keeps between labels).
 func TestRangeNothingClipped(t *testing.T) {
 	for _, formats := range []string{defaultRangeFormats, "E4M3FN,E5M2,E4M3FNUZ,E5M2FNUZ,E4M3,E3M4,FP16,BF16"} {
-		for _, sz := range [][2]int{{480, 270}, {640, 360}, {1024, 768}, {1920, 1080}} {
+		for _, sz := range [][2]int{{480, 270}, {640, 360}, {1024, 768}, {1920, 1080}, {357, 1152}} {
 			s, err := New("range")
 			require.NoError(t, err)
 			require.NoError(t, s.Set("formats", formats))
 			img := render(t, s, sz[0], sz[1])
 			r := s.(*rangeScene)
 			assert.True(t, r.legend.In(img.Bounds()), "%v: legend %v outside the picture", sz, r.legend)
-			assert.GreaterOrEqual(t, r.legend.Min.X, r.plots.Max.X, "%v: legend over the plots", sz)
 			st := newStyle(sz[0], sz[1], Display{})
+			if st.stacked {
+				assert.LessOrEqual(t, r.legend.Max.Y, r.plots.Min.Y, "%v: legend over the plots", sz)
+				assert.Equal(t, img.Bounds().Dx()-2*r.plots.Min.X, r.plots.Dx(), "%v: plots as wide as the picture", sz)
+			} else {
+				assert.GreaterOrEqual(t, r.legend.Min.X, r.plots.Max.X, "%v: legend over the plots", sz)
+			}
 			need := plot.MeasureText("Xg", plot.TextStyle{Size: st.th.TickSize}).Height() + 8
 			n := len(r.lanes)
 			step := float64(r.lanes[n-1].Min.Y-r.lanes[0].Min.Y) / float64(n-1)
