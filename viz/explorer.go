@@ -308,7 +308,8 @@ type explorerLayout struct {
 
 func (s *explorer) layout(st style, body image.Rectangle) explorerLayout {
 	var L explorerLayout
-	cols, err := st.columns(body, st.px(28), 1.25, 1)
+	// A phone's column of parts gives the text more height: its lines wrap.
+	cols, err := st.split(body, st.px(28), []float64{1.25, 1}, []float64{1.7, 1})
 	if err != nil {
 		return L
 	}
@@ -342,6 +343,9 @@ func (s *explorer) layout(st style, body image.Rectangle) explorerLayout {
 	// The text needs about 230 px; the number line takes what is left, up
 	// to 230 px, right below it.
 	infoH := min(st.px(236), (L.left.Max.Y-top)*3/5)
+	if st.stacked {
+		infoH = min(st.px(420), L.left.Max.Y-top-st.px(180))
+	}
 	lineH := min(st.px(230), L.left.Max.Y-top-infoH)
 	L.info = image.Rect(L.left.Min.X, top, L.left.Max.X, top+infoH)
 	L.line = image.Rect(L.left.Min.X, top+infoH, L.left.Max.X, top+infoH+lineH)

@@ -92,7 +92,14 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 	formula := st.body()
 	formula.VAlign = plot.AlignMiddle
 	formula.Color = st.th.MutedText
-	plot.DrawText(dst, "= "+s.formula(ci), float64(vb.Max.X+st.px(14)), float64(vb.Min.Y+vb.Max.Y)/2, formula)
+	// The formula goes beside the value, or under it when it would not fit.
+	eq := "= " + s.formula(ci)
+	if vb.Max.X+st.px(14)+plot.MeasureText(eq, formula).Width <= r.Max.X {
+		plot.DrawText(dst, eq, float64(vb.Max.X+st.px(14)), float64(vb.Min.Y+vb.Max.Y)/2, formula)
+	} else {
+		formula.VAlign = plot.AlignTop
+		vb = vb.Union(plot.DrawText(dst, eq, float64(x), float64(vb.Max.Y+st.px(4)), formula))
+	}
 	lo, hi := neighbours(s.f, c)
 	nb := func(n neighbour) string {
 		if !n.ok {
@@ -111,7 +118,7 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 	if math.IsNaN(float64(ci.Value)) || math.IsInf(float64(ci.Value), 0) {
 		lines[1] = "no ULP: not a finite number"
 	}
-	y = textLines(dst, x, vb.Max.Y+st.px(8), lines, st.body(), st.px(6))
+	y = textLines(dst, x, vb.Max.Y+st.px(8), fitParts(lines, st.body(), r.Dx()), st.body(), st.px(6))
 	ex := s.explain
 	if ex == nil {
 		// Before anything is typed, the top edge shows rounding and
@@ -144,9 +151,6 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 		textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), lines, ts, st.px(6))
 		return
 	}
-	box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+st.px(66)))
-	plot.FillRect(dst, box, plot.WithAlpha(plot.Orange, 0x30))
-	plot.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, plot.Orange)
 	head := fmt.Sprintf("x = %s  →  %s  (0x%02X, %s)", ex.Input, fullValue(ex.Result.Value), ex.Result.Code, ex.Mode)
 	bl, bh := s.bracket(*ex)
 	between := fmt.Sprintf("between %s and %s", fullValue(fp8.Number(bl)), fullValue(fp8.Number(bh)))
@@ -168,7 +172,44 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 	case ex.Underflow:
 		errLine += "  ·  flushed to zero"
 	}
-	textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), []string{head, errLine}, st.body(), st.px(6))
+	lines = fitParts([]string{head, errLine}, st.body(), r.Dx()-st.px(14))
+	lineH := plot.MeasureText("Xg", st.body()).Height() + st.px(6)
+	// Whole lines only: those past the column's foot are left out.
+	lines = lines[:max(0, min(len(lines), (r.Max.Y-y-st.px(20))/lineH))]
+	box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+len(lines)*lineH+st.px(8)))
+	plot.FillRect(dst, box, plot.WithAlpha(plot.Orange, 0x30))
+	plot.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, plot.Orange)
+	textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), lines, st.body(), st.px(6))
+}
+
+// fitParts fits lines to width in style ts: a line too wide breaks at its
+// "  ·  " separators, as few lines as fit, and a part still too wide wraps
+// at its spaces (wrapLines).
+func fitParts(lines []string, ts plot.TextStyle, width int) []string {
+	const sep = "  ·  "
+	var out []string
+	for _, l := range lines {
+		if plot.MeasureText(l, ts).Width <= width {
+			out = append(out, l)
+			continue
+		}
+		cur := ""
+		flush := func() {
+			if cur != "" {
+				out = append(out, wrapLines([]string{cur}, ts, width)...)
+			}
+		}
+		for _, p := range strings.Split(l, sep) {
+			if cur != "" && plot.MeasureText(cur+sep+p, ts).Width <= width {
+				cur += sep + p
+				continue
+			}
+			flush()
+			cur = p
+		}
+		flush()
+	}
+	return out
 }
 
 // fullValue prints a value exactly, with a typographic minus: as decimal

@@ -128,3 +128,33 @@ func TestOneNumberGrammar(t *testing.T) {
 	facts := s.Facts()
 	assert.Equal(t, "0x39", facts["result_code"], "the text lies above the tie 1.0625, so it rounds up once")
 }
+
+// The info text (code, ULP, neighbours and the rounding box) stays inside
+// its column at phone, projector and desktop sizes, for the long lines of
+// a NaN code and of a typed number: drawn alone on a blank picture, no
+// pixel falls right of the column.
+func TestExplorerInfoFitsColumn(t *testing.T) {
+	for _, sz := range []image.Point{{357, 1152}, {1024, 768}, {1280, 800}, {1920, 1080}} {
+		for _, set := range []map[string]string{{"code": "127"}, {"format": "E4M3FNUZ", "code": "128"}, {"format": "E5M2", "code": "126"}, {"format": "E5M2", "code": "123", "value": "61441"}, {"value": "465"}, {"value": "0.0001", "rounding": "away"}, {}} {
+			s, err := New("explorer")
+			require.NoError(t, err)
+			require.NoError(t, SetAll(s, set))
+			dst := image.NewRGBA(image.Rect(0, 0, sz.X, sz.Y))
+			require.NoError(t, RenderFor(s, dst, Display{PixelRatio: 1}))
+			e := s.(*explorer)
+			st := newStyle(sz.X, sz.Y, Display{PixelRatio: 1})
+			blank := image.NewRGBA(dst.Bounds())
+			e.drawInfo(blank, st, e.last.info)
+			right := 0
+			for y := 0; y < sz.Y; y++ {
+				for x := sz.X - 1; x > right; x-- {
+					if blank.Pix[blank.PixOffset(x, y)+3] != 0 {
+						right = x
+						break
+					}
+				}
+			}
+			assert.Less(t, right, e.last.info.Max.X, "%v %v: info text reaches x=%d beyond its column %v", sz, set, right, e.last.info)
+		}
+	}
+}
