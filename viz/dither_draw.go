@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/viz/plot"
@@ -71,19 +72,21 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectangle) error {
 	n := s.ps.int("frames")
 	panels := []struct {
-		g       *dither.Gray
-		caption string
+		g          *dither.Gray
+		name, psnr string
 	}{
-		{s.img, "original"},
-		{s.nearest, "round to nearest · " + dB(s.pNearest)},
-		{s.frame0, "one stochastic frame · " + dB(s.psnr[0])},
-		{s.avg, "mean of " + plural(n, "frame", "frames") + " · " + dB(s.psnr[n-1])},
-		{s.bayer, fmt.Sprintf("Bayer %s×%s · %s", s.ps.str("bayer"), s.ps.str("bayer"), dB(s.pBayer))},
-		{s.floyd, "Floyd–Steinberg · " + dB(s.pFS)},
+		{s.img, "original", ""},
+		{s.nearest, "round to nearest", dB(s.pNearest)},
+		{s.frame0, "one stochastic frame", dB(s.psnr[0])},
+		{s.avg, "mean of " + plural(n, "frame", "frames"), dB(s.psnr[n-1])},
+		{s.bayer, fmt.Sprintf("Bayer %s×%s", s.ps.str("bayer"), s.ps.str("bayer")), dB(s.pBayer)},
+		{s.floyd, "Floyd–Steinberg", dB(s.pFS)},
 	}
 	th := st.th
 	th.TickSize = 14 * st.s
 	th.MutedText = th.Foreground
+	cs := plot.TextStyle{Size: th.TickSize, Color: th.Foreground, Align: plot.AlignCenter, VAlign: plot.AlignTop}
+	lineH := plot.MeasureText("Xg", cs).Height() + st.px(4)
 	for i, p := range panels {
 		g := p.g
 		if s.ps.str("view") == "blurred" {
@@ -92,8 +95,32 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 				return err
 			}
 		}
-		if _, err := plot.DrawImagePanel(dst, cells[i], g.Pix(), g.Width(), g.Height(), plot.ImageStyle{Caption: p.caption, Theme: &th}); err != nil {
+		// The caption is "name · PSNR" on one line when it fits the cell,
+		// else the name (wrapped) over the PSNR.
+		caption := p.name
+		if p.psnr != "" {
+			caption += " · " + p.psnr
+		}
+		if plot.MeasureText(caption, cs).Width <= cells[i].Dx() {
+			if _, err := plot.DrawImagePanel(dst, cells[i], g.Pix(), g.Width(), g.Height(), plot.ImageStyle{Caption: caption, Theme: &th}); err != nil {
+				return err
+			}
+			continue
+		}
+		lines := wrapText(p.name, cs, cells[i].Dx())
+		if p.psnr != "" {
+			lines = append(lines, p.psnr)
+		}
+		r := cells[i]
+		r.Max.Y -= len(lines) * lineH
+		img, err := plot.DrawImagePanel(dst, r, g.Pix(), g.Width(), g.Height(), plot.ImageStyle{Theme: &th})
+		if err != nil {
 			return err
+		}
+		y := img.Max.Y + 1 + st.px(4)
+		for _, l := range lines {
+			plot.DrawText(dst, l, float64(img.Min.X+img.Max.X)/2, float64(y), cs)
+			y += lineH
 		}
 	}
 	return nil
@@ -105,13 +132,16 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 func (s *ditherScene) drawScores(dst *image.RGBA, st style, r image.Rectangle) {
 	head := st.text(15, plot.FontBold, color.RGBA{})
 	cell := st.text(15, plot.FontRegular, color.RGBA{})
-	rows := len(s.scores) + 2
+	title := wrapText("Pixel by pixel, and as the eye sees it from farther away (blur σ = "+s.ps.str("blur")+" px)", head, r.Dx())
+	rows := len(s.scores) + 1 + len(title)
 	lh := min(r.Dy()/rows, st.px(30))
 	if lh < 1 {
 		return
 	}
 	head.VAlign, cell.VAlign = plot.AlignMiddle, plot.AlignMiddle
-	plot.DrawText(dst, "Pixel by pixel, and as the eye sees it from farther away (blur σ = "+s.ps.str("blur")+" px)", float64(r.Min.X), float64(r.Min.Y+lh/2), head)
+	for i, l := range title {
+		plot.DrawText(dst, l, float64(r.Min.X), float64(r.Min.Y+i*lh+lh/2), head)
+	}
 	labelW := 0
 	for _, sc := range s.scores {
 		labelW = max(labelW, plot.MeasureText(sc.label, cell).Width)
@@ -129,7 +159,27 @@ func (s *ditherScene) drawScores(dst *image.RGBA, st style, r image.Rectangle) {
 		{"blurred PSNR", func(d ditherScore) float64 { return d.blur }, dB, plot.Blue},
 		{"SSIM", func(d ditherScore) float64 { return d.ssim }, func(v float64) string { return fmt.Sprintf("%.3f", v) }, plot.BluishGreen},
 	}
-	y0 := r.Min.Y + lh
+	// Too narrow a column (a phone) gets the unit in its title instead of
+	// in every cell, and a shorter title.
+	fits := func() bool {
+		for _, c := range columns {
+			if plot.MeasureText(c.title, cell).Width+st.px(8) > colW {
+				return false
+			}
+			for _, sc := range s.scores {
+				if plot.MeasureText(c.text(c.val(sc)), cell).Width+st.px(8) > colW {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !fits() {
+		noUnit := func(v float64) string { return strings.TrimSuffix(dB(v), " dB") }
+		columns[0].title, columns[0].text = "raw dB", noUnit
+		columns[1].title, columns[1].text = "blur dB", noUnit
+	}
+	y0 := r.Min.Y + len(title)*lh
 	for k, c := range columns {
 		x := r.Min.X + labelW + k*colW
 		ts := cell
