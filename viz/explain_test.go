@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/viz/plot"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -173,4 +175,32 @@ func mustLog2(v float64) float64 {
 		v, k = v*2, k-1
 	}
 	return k
+}
+
+// Every character of every scene's explanation, at its defaults and at
+// each other option and extreme (legendSettings), is in the font the
+// desktop app draws it with: none falls back to the replacement glyph (a
+// transpose mark ᵀ, U+1D40, did).
+func TestExplainGlyphsInFont(t *testing.T) {
+	face, err := plot.NewFace(plot.FontRegular, 16)
+	require.NoError(t, err)
+	_, ok := face.GlyphAdvance('ᵀ')
+	require.False(t, ok, "the check tells a missing glyph")
+	for _, name := range Names() {
+		s0, err := New(name)
+		require.NoError(t, err)
+		for _, set := range legendSettings(s0) {
+			s, err := New(name)
+			require.NoError(t, err)
+			if SetAll(s, set) != nil {
+				continue
+			}
+			for _, p := range s.Explain() {
+				for _, r := range p {
+					_, ok := face.GlyphAdvance(r)
+					assert.True(t, ok, "%s %v: %q (U+%04X) is not in the font: %q", name, set, r, r, p)
+				}
+			}
+		}
+	}
 }

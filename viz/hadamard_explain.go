@@ -92,7 +92,7 @@ func (s *hadamardScene) Explain() []string {
 				"where it meets the format's rounding error."
 		}
 	}
-	out = append(out, fmt.Sprintf("Here the rotation %s.%s It is orthogonal, so it is undone after the matrix product: (A·H)(Hᵀ·B) = A·B.", verdict, why))
+	out = append(out, fmt.Sprintf("Here the rotation %s.%s It is orthogonal (its inverse is its transpose), so it is undone after the matrix product: (A·H)(H⁻¹·B) = A·B.", verdict, why))
 	return append(out, hadamardFormats(f))
 }
 
