@@ -379,3 +379,25 @@ func TestExplanationsComeFromGo(t *testing.T) {
 		}
 	}
 }
+
+// The home page's formats table fits the page with no sideways scroll, its
+// own or the page's, from a phone (one card per format) to full HD, where
+// it was 1344 px wide in a 1300-px column and its NaN column was cut.
+func TestHomePageTableFits(t *testing.T) {
+	tab := newTab(t)
+	for _, vp := range []struct {
+		w, h int64
+		dpr  float64
+	}{{1920, 1080, 1}, {1366, 768, 1}, {1024, 768, 1}, {390, 844, 3}} {
+		tab.do(t, chromedp.EmulateViewport(vp.w, vp.h, chromedp.EmulateScale(vp.dpr)), chromedp.Navigate(serverBase(t)))
+		tab.waitReady(t)
+		type widths struct{ Page, Inner, Wrap, Client, Cells int }
+		w := eval[widths](t, tab, `({page: document.documentElement.scrollWidth, inner: innerWidth,
+			wrap: document.querySelector(".table-wrap").scrollWidth, client: document.querySelector(".table-wrap").clientWidth,
+			cells: document.querySelectorAll("#formats-table tbody td").length})`)
+		assert.Positive(t, w.Cells, "%dx%d: the table is filled", vp.w, vp.h)
+		assert.LessOrEqual(t, w.Page, w.Inner, "%dx%d: the page scrolls sideways", vp.w, vp.h)
+		assert.LessOrEqual(t, w.Wrap, w.Client, "%dx%d: the formats table scrolls sideways", vp.w, vp.h)
+		tab.savePage(t, fmt.Sprintf("home-table-%dx%d", vp.w, vp.h))
+	}
+}

@@ -49,6 +49,12 @@
         P.el("td", { text: f.inf_count > 0 ? "yes" : "no" }),
         P.el("td", { class: "mono", text: P.codeRanges(f.nan_codes || []) || "—" })));
     }
+    // Each cell carries its column's heading, shown beside the value where
+    // a phone lays the table out as one card per format (style.css).
+    const heads = Array.from(document.querySelectorAll("#formats-table thead th"), (th) => th.textContent);
+    for (const tr of body.rows) {
+      Array.from(tr.cells).forEach((c, i) => { c.dataset.label = heads[i]; });
+    }
   }
 
   function fillSelect(select, api, preferred) {
