@@ -372,6 +372,15 @@ func (s *windowScene) drawHistogram(dst *image.RGBA, st style, r image.Rectangle
 	return err
 }
 
+// widestEntry returns the width of the widest entry of an inline legend.
+func widestEntry(entries []plot.LegendEntry, ls plot.TextStyle, th *plot.Theme) int {
+	w := 0
+	for _, e := range entries {
+		w = max(w, plot.MeasureInlineLegend(1<<20, []plot.LegendEntry{e}, ls, th).X)
+	}
+	return w
+}
+
 // drawCards shows the outcome at the current scale in large type.
 func (s *windowScene) drawCards(dst *image.RGBA, st style, r image.Rectangle) {
 	rows, cols := 1, 4
@@ -477,8 +486,14 @@ func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) er
 		ax.VMarker(dst, k, "", plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(2)})
 	}
 	s.sx = axes[0]
-	p := axes[1].Plot
-	plot.DrawInlineLegend(dst, p.Min.X, r.Max.Y-legH+st.px(6), r.Max.X-p.Min.X, legend, ls, &th)
+	// Right of the y axis when it fits there in the lines measured, else
+	// from the column's left edge (a phone, where the longest entry is
+	// wider than the plot).
+	x := axes[1].Plot.Min.X
+	if plot.MeasureInlineLegend(r.Max.X-x, legend, ls, &th).Y+st.px(12) > legH || widestEntry(legend, ls, &th) > r.Max.X-x {
+		x = r.Min.X
+	}
+	plot.DrawInlineLegend(dst, x, r.Max.Y-legH+st.px(6), r.Max.X-x, legend, ls, &th)
 	return nil
 }
 
