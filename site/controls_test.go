@@ -29,6 +29,11 @@ var preconditions = map[string]map[string][]string{
 // reset (dither's N grows while "animate" is on, its default).
 var animated = map[string]bool{"dither.frames": true}
 
+// startsAnimation names the controls whose value (the map's) starts an
+// animation that runs for many frames: the page does not settle until it
+// ends (dither's N grows to 256 while "Grow N live" is on).
+var startsAnimation = map[string]string{"dither.animate": "true"}
+
 // textValues are values to type into text parameters.
 var textValues = map[string]string{
 	"explorer.value": "300",
@@ -114,6 +119,23 @@ func TestEachControlChangesTheCanvas(t *testing.T) {
 				}
 				require.NotEqual(t, current, got, "control %s did not change the parameter (errors: %s)", p.Name,
 					eval[string](t, tab, `document.getElementById("p-`+p.Name+`-error").textContent`))
+				if startsAnimation[name+"."+p.Name] == got {
+					// The picture keeps changing by itself: see it move a few
+					// frames, then stop it so that the page settles.
+					f0 := eval[int](t, tab, liveAPI+`.then(a => a.frameCount())`)
+					for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(30 * time.Millisecond) {
+						if eval[int](t, tab, liveAPI+`.then(a => a.frameCount())`) >= f0+3 {
+							break
+						}
+						require.True(t, time.Now().Before(deadline), "control %s started no animation", p.Name)
+					}
+					after := tab.shot(t, "#canvas")
+					assert.Greater(t, diffFraction(before, after), 0.0002, "control %s (%s → %s) did not change the canvas", p.Name, current, got)
+					eval[bool](t, tab, fmt.Sprintf(`%s.then(a => { a.setParam(%q, %q); return true; })`, liveAPI, p.Name, current))
+					tab.waitDrawn(t)
+					before = tab.shot(t, "#canvas")
+					continue
+				}
 				tab.waitDrawn(t)
 				after := tab.shot(t, "#canvas")
 				assert.Greater(t, diffFraction(before, after), 0.0002, "control %s (%s → %s) did not change the canvas", p.Name, current, got)

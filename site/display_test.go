@@ -62,7 +62,7 @@ func TestCanvasAtDeviceResolution(t *testing.T) {
 		}
 		for _, name := range names {
 			t.Run(fmt.Sprintf("%dx%d@%gx/%s", vp.w, vp.h, vp.dpr, name), func(t *testing.T) {
-				c := openScene(t, tab, vp.w, vp.h, vp.dpr, name)
+				c := openScene(t, tab, vp.w, vp.h, vp.dpr, name, preconditions[name]["*"]...)
 				assert.Equal(t, vp.dpr, c.DPR)
 				assert.InDelta(t, c.CSSW*c.DPR, float64(c.W), 1, "backing store width")
 				assert.InDelta(t, c.CSSH*c.DPR, float64(c.H), 1, "backing store height")
@@ -107,7 +107,9 @@ func TestPhoneLayout(t *testing.T) {
 	const w, h, dpr = 390, 844, 3
 	for _, name := range viz.Names() {
 		t.Run(name, func(t *testing.T) {
-			c := openScene(t, tab, w, h, dpr, name)
+			// As the other page tests: animations off (dither's growing N
+			// would keep the page from settling).
+			c := openScene(t, tab, w, h, dpr, name, preconditions[name]["*"]...)
 			assert.GreaterOrEqual(t, c.CSSH, viz.StackedAspect*c.CSSW, "a canvas tall enough to stack the scene")
 			px := smallestDrawn(t, name, c)
 			assert.GreaterOrEqual(t, px, float64(viz.MinTextCSS)-0.05, "smallest text on a %.0fx%.0f CSS px canvas", c.CSSW, c.CSSH)
@@ -160,7 +162,10 @@ func TestQuickClicksAllCount(t *testing.T) {
 	require.Len(t, clicks, 20, "cells found in a %dx%d explorer", c.W, c.H)
 	changed := 0
 	for i, k := range clicks {
-		x, y := c.X+(float64(k.p.X)+0.5)/c.DPR, c.Y+(float64(k.p.Y)+0.5)/c.DPR
+		// Where the canvas is now: a first click may scroll a canvas that
+		// reaches below the window into view.
+		at := eval[canvasInfo](t, tab, canvasInfoJS)
+		x, y := at.X+(float64(k.p.X)+0.5)/c.DPR, at.Y+(float64(k.p.Y)+0.5)/c.DPR
 		tab.do(t, chromedp.MouseEvent("mousePressed", x, y, chromedp.Button("left"), chromedp.ClickCount(1)),
 			chromedp.MouseEvent("mouseReleased", x, y, chromedp.Button("left"), chromedp.ClickCount(1)))
 		deadline := time.Now().Add(5 * time.Second)

@@ -33,7 +33,7 @@ func TestBrowserIdleCPU(t *testing.T) {
 	const span = 10 * time.Second
 	shares := map[string]float64{}
 	for _, name := range []string{"explorer", "granularity", "dither"} {
-		openScene(t, tab, 1366, 768, 1, name)
+		openScene(t, tab, 1366, 768, 1, name, preconditions[name]["*"]...) // idle: animations off
 		// Let the last frame and the page settle (V8 compiles the module's
 		// hot functions again in the background for a few seconds).
 		time.Sleep(5 * time.Second)

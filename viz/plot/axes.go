@@ -71,10 +71,11 @@ func NewAxes(outer image.Rectangle, x, y Scale, opts AxesOptions) (*Axes, error)
 	a := &Axes{Outer: outer, Theme: themeOrDefault(opts.Theme), opts: opts}
 	plot := a.layout(x, y, outer)
 	if len(opts.Legend) > 0 {
-		// Unless the strip would squeeze the plot area to less than half
-		// its height: then Legend finds a free place or none.
+		// Unless the strip would squeeze the plot area to less than a third
+		// of its height: then Legend finds a free place or none. A key
+		// above a short plot reads better than a taller plot with none.
 		a.strip = 1
-		if p := a.layout(x, y, plot); p.Dy() >= max(2*minPlotSize, plot.Dy()/2) {
+		if p := a.layout(x, y, plot); p.Dy() >= max(2*minPlotSize, plot.Dy()/3) {
 			plot = p
 		} else {
 			a.strip = 0
