@@ -70,7 +70,7 @@ func newTraining() Scene {
 		Param{Name: "recipe2", Label: "Recipe 2", Kind: ParamChoice, Options: withNone, Default: "tensorwise",
 			Help: "a second recipe, from the same weights and batches (none: leave out)"},
 		Param{Name: "recipe3", Label: "Recipe 3", Kind: ParamChoice, Options: withNone, Default: "e5m2-grads",
-			Help: "a third recipe (deepseek and fast-accum-bwd emulate fast accumulation and train about 10× slower)"},
+			Help: "a third recipe (deepseek and fast-accum-bwd emulate fast accumulation product by product, so they train slower)"},
 		Param{Name: "steps", Label: "Steps", Kind: ParamInt, Min: 25, Max: 1000, Step: 25, Default: "300",
 			Help: "training steps of each recipe (the learning rate decays to the last one)"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 1, Max: 1 << 20, Step: 1, Default: "1",
