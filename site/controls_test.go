@@ -18,7 +18,7 @@ import (
 // overflow policy on a value beyond max. "*" applies to every control of the
 // scene (animation off, so that only the control changes the picture).
 var preconditions = map[string]map[string][]string{
-	"explorer": {"rounding": {"value", "1.1"}, "overflow": {"value", "inf"}},
+	"explorer": {"rounding": {"value", "1.2"}, "overflow": {"value", "inf"}},
 	"dither": {"*": {"animate", "false"}, "levels": {"grid", "levels"},
 		"animate": {"frames", "16"}},
 	// Training finishes in seconds with 25 steps, so the canvas settles.
