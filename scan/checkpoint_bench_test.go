@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,22 +58,7 @@ func BenchmarkScanCheckpoint(b *testing.B) {
 	// no collection can free. Without a limit the peak measures the
 	// garbage the default GOGC lets pile up (3.4× at 1 GB).
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(base) + 8*largest))
-	var peak atomic.Uint64
-	done := make(chan struct{})
-	go func() {
-		var m runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > peak.Load() {
-				peak.Store(m.HeapInuse)
-			}
-		}
-	}()
+	stop := heapPeak(5 * time.Millisecond)
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := Run(context.Background(), []*tensorio.Archive{a}, Options{}); err != nil {
@@ -82,11 +66,11 @@ func BenchmarkScanCheckpoint(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	close(done)
+	peak := stop()
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	b.ReportMetric(sec, "s/scan")
 	b.ReportMetric(float64(values)/sec, "values/s")
-	b.ReportMetric(float64(peak.Load()-min(base, peak.Load()))/float64(4*largest), "peak/largest")
+	b.ReportMetric(float64(peak-min(base, peak))/float64(4*largest), "peak/largest")
 }
 
 // writeBF16Checkpoint writes about n BF16 values as 4096×4096 tensors (the

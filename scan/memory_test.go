@@ -5,7 +5,6 @@ import (
 	"context"
 	"runtime"
 	"runtime/debug"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,27 +43,12 @@ func TestMemoryBound(t *testing.T) {
 	base := ms.HeapInuse
 	bound := base + uint64(12*n)
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(bound)))
-	var peak atomic.Uint64
-	done := make(chan struct{})
-	go func() {
-		var m runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > peak.Load() {
-				peak.Store(m.HeapInuse)
-			}
-		}
-	}()
+	stop := heapPeak(2 * time.Millisecond)
 	rep, err := Run(context.Background(), []*tensorio.Archive{a}, Options{})
-	close(done)
+	peak := stop()
 	require.NoError(t, err)
 	require.Len(t, rep.Tensors, 2)
-	grew := float64(peak.Load()-base) / float64(4*n)
+	grew := float64(peak-base) / float64(4*n)
 	t.Logf("peak heap growth %.2f× the largest tensor in float32", grew)
 	assert.LessOrEqual(t, grew, 3.0)
 }

@@ -60,14 +60,7 @@ func naiveGemm(c, a, b []float32, M, K, N int) {
 // reference configuration's MLP shape (1024 tokens, 64 → 256).
 func BenchmarkGemm(b *testing.B) {
 	M, K, N := 1024, 64, 256
-	r := rand.New(rand.NewPCG(1, 1))
-	a, bb, c := make([]float32, M*K), make([]float32, K*N), make([]float32, M*N)
-	for i := range a {
-		a[i] = float32(r.NormFloat64())
-	}
-	for i := range bb {
-		bb[i] = float32(r.NormFloat64())
-	}
+	a, bb, c := gemmOperands(M, K, N)
 	for _, impl := range []string{"gonum", "naive"} {
 		b.Run(fmt.Sprintf("%s/%dx%dx%d", impl, M, K, N), func(b *testing.B) {
 			for range b.N {
@@ -80,4 +73,18 @@ func BenchmarkGemm(b *testing.B) {
 			b.ReportMetric(2*float64(M*K*N)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 		})
 	}
+}
+
+// gemmOperands returns seeded normal operands a (M,K) and b (K,N, or N,K:
+// the same count) and an output c (M,N) for the GEMM benchmarks.
+func gemmOperands(M, K, N int) (a, b, c []float32) {
+	r := rand.New(rand.NewPCG(1, 1))
+	a, b, c = make([]float32, M*K), make([]float32, K*N), make([]float32, M*N)
+	for i := range a {
+		a[i] = float32(r.NormFloat64())
+	}
+	for i := range b {
+		b[i] = float32(r.NormFloat64())
+	}
+	return a, b, c
 }

@@ -76,14 +76,7 @@ func TestBlockedGemm(t *testing.T) {
 // 128); run it under GOOS=js GOARCH=wasm (go_js_wasm_exec) too.
 func BenchmarkBlockedGemm(b *testing.B) {
 	M, K, N := 256, 32, 128
-	r := rand.New(rand.NewPCG(1, 1))
-	a, bb, c := make([]float32, M*K), make([]float32, K*N), make([]float32, M*N)
-	for i := range a {
-		a[i] = float32(r.NormFloat64())
-	}
-	for i := range bb {
-		bb[i] = float32(r.NormFloat64())
-	}
+	a, bb, c := gemmOperands(M, K, N)
 	for _, impl := range []string{"gonum", "blocked"} {
 		b.Run(fmt.Sprintf("%s/%dx%dx%d", impl, M, K, N), func(b *testing.B) {
 			for range b.N {
