@@ -60,39 +60,3 @@ func philox(c0, c1, c2, c3, k0, k1 uint32) (uint32, uint32, uint32, uint32) {
 	k0, k1 = k0+philoxW0, k1+philoxW1
 	return philoxRound(c0, c1, c2, c3, k0, k1)
 }
-
-// philox2 computes two Philox4x32-10 blocks under the same key whose
-// counters differ only in word 0 (a and b), interleaved round by round so
-// that the two independent multiply chains overlap in the CPU.
-func philox2(a, b, c1, c2, c3, k0, k1 uint32) (a0, a1, a2, a3, b0, b1, b2, b3 uint32) {
-	a0, a1, a2, a3 = philoxRound(a, c1, c2, c3, k0, k1)
-	b0, b1, b2, b3 = philoxRound(b, c1, c2, c3, k0, k1)
-	k0, k1 = k0+philoxW0, k1+philoxW1
-	a0, a1, a2, a3 = philoxRound(a0, a1, a2, a3, k0, k1)
-	b0, b1, b2, b3 = philoxRound(b0, b1, b2, b3, k0, k1)
-	k0, k1 = k0+philoxW0, k1+philoxW1
-	a0, a1, a2, a3 = philoxRound(a0, a1, a2, a3, k0, k1)
-	b0, b1, b2, b3 = philoxRound(b0, b1, b2, b3, k0, k1)
-	k0, k1 = k0+philoxW0, k1+philoxW1
-	a0, a1, a2, a3 = philoxRound(a0, a1, a2, a3, k0, k1)
-	b0, b1, b2, b3 = philoxRound(b0, b1, b2, b3, k0, k1)
-	k0, k1 = k0+philoxW0, k1+philoxW1
-	a0, a1, a2, a3 = philoxRound(a0, a1, a2, a3, k0, k1)
-	b0, b1, b2, b3 = philoxRound(b0, b1, b2, b3, k0, k1)
-	k0, k1 = k0+philoxW0, k1+philoxW1
-	a0, a1, a2, a3 = philoxRound(a0, a1, a2, a3, k0, k1)
-	b0, b1, b2, b3 = philoxRound(b0, b1, b2, b3, k0, k1)
-	k0, k1 = k0+philoxW0, k1+philoxW1
-	a0, a1, a2, a3 = philoxRound(a0, a1, a2, a3, k0, k1)
-	b0, b1, b2, b3 = philoxRound(b0, b1, b2, b3, k0, k1)
-	k0, k1 = k0+philoxW0, k1+philoxW1
-	a0, a1, a2, a3 = philoxRound(a0, a1, a2, a3, k0, k1)
-	b0, b1, b2, b3 = philoxRound(b0, b1, b2, b3, k0, k1)
-	k0, k1 = k0+philoxW0, k1+philoxW1
-	a0, a1, a2, a3 = philoxRound(a0, a1, a2, a3, k0, k1)
-	b0, b1, b2, b3 = philoxRound(b0, b1, b2, b3, k0, k1)
-	k0, k1 = k0+philoxW0, k1+philoxW1
-	a0, a1, a2, a3 = philoxRound(a0, a1, a2, a3, k0, k1)
-	b0, b1, b2, b3 = philoxRound(b0, b1, b2, b3, k0, k1)
-	return
-}
