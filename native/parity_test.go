@@ -32,6 +32,8 @@ func (f *faulty) Amax(t *scaling.Tensor, g scaling.Granularity) (*scaling.Tensor
 
 func (f *faulty) Quantize(t *scaling.Tensor, fm *fp8.Format, g scaling.Granularity, o QuantizeOptions) (*scaling.Quantized, error) {
 	switch {
+	case f.fault == "gpu-limits" && (g == scaling.PerCol || g == scaling.Tile128x1 || g == scaling.NVFP4 || g == scaling.PerRow):
+		return nil, fmt.Errorf("%w: not on this device", ErrUnsupported)
 	case f.fault == "stream" && o.Stochastic != nil:
 		s := *o.Stochastic
 		s.Stream++
@@ -145,10 +147,45 @@ func TestParityFindsFaults(t *testing.T) {
 func TestParityToleratesRoundingNoiseAndSkipsUnsupported(t *testing.T) {
 	rep := runParity(t, &faulty{CPU: NewCPU(), fault: "gemm-noise"}, "scaled-matmul")
 	assert.NoError(t, rep.Err(), "a float32 ulp is within the GEMM tolerance")
+	// An operation the GPU is known to lack is skipped; any other
+	// unsupported answer fails.
 	rep = runParity(t, &faulty{CPU: NewCPU(), fault: "amax-unsupported"}, "amax tensor")
-	assert.NoError(t, rep.Err())
+	assert.Error(t, rep.Err(), "amax is no known GPU limit")
+	assert.Equal(t, rep.Failed, len(rep.Results))
+	assert.Contains(t, rep.Results[0].Detail, "unexpected skip")
+	rep = runParity(t, &faulty{CPU: NewCPU(), fault: "gpu-limits"}, "quantize E4M3FN")
+	skipped := map[string]int{}
+	for _, r := range rep.Results {
+		if r.Status != "ok" {
+			skipped[r.Status+" "+strings.Fields(r.Name)[2]]++
+		}
+	}
+	n := skipped["skip col"]
+	assert.Positive(t, n)
+	assert.Equal(t, map[string]int{"skip col": n, "skip tile128x1": n, "FAIL row": n}, skipped,
+		"column scales and N×1 tiles are known GPU limits, row scales are not")
+	rep = runParity(t, &faulty{CPU: NewCPU(), fault: "gpu-limits"}, "quantize E2M1 nvfp4") // and dequantize
 	assert.Positive(t, rep.Skipped)
-	assert.Zero(t, rep.OK)
+	for _, r := range rep.Results {
+		if strings.HasPrefix(r.Name, "quantize ") {
+			assert.Equal(t, "skip", r.Status, r.Name)
+		} else {
+			assert.Equal(t, "ok", r.Status, r.Name)
+		}
+	}
+}
+
+func TestParityStochasticRunsOnceWithTheSoftwareCodec(t *testing.T) {
+	rep := runParity(t, NewCPU(), "quantize E5M2 row 3x5 normal")
+	var names []string
+	for _, r := range rep.Results {
+		names = append(names, r.Name)
+	}
+	assert.Equal(t, []string{
+		"quantize E5M2 row 3x5 normal nearest codec=software",
+		"quantize E5M2 row 3x5 normal nearest codec=hardware",
+		"quantize E5M2 row 3x5 normal stochastic32 codec=software",
+	}, names)
 }
 
 func TestParityDefaultsCodecsFromInfo(t *testing.T) {

@@ -179,7 +179,7 @@ func runParity(args []string, stdout, stderr io.Writer) error {
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("bench", "[--device N] [--elements N] [--iters N] [--gemm 4096,8192|none] [--strict] [--json]", stderr)
 	dev, asJSON := deviceFlags(fs)
-	elements := fs.Int("elements", 1<<28, "float32 elements of the bandwidth tests (a multiple of 8192)")
+	elements := fs.Int("elements", 1<<28, fmt.Sprintf("float32 elements of the bandwidth tests (a multiple of %d)", cuda.BenchElementsMultiple))
 	iters := fs.Int("iters", 20, "timed repetitions per measurement")
 	gemm := fs.String("gemm", "4096,8192", "square GEMM sizes, comma-separated, or none")
 	strict := fs.Bool("strict", false, "exit with status 1 when a goal is missed")
@@ -196,8 +196,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			sizes = append(sizes, n)
 		}
 	}
-	if *elements <= 0 || *elements%8192 != 0 || *iters < 1 {
-		return cmdline.Usagef("--elements must be a positive multiple of 8192 and --iters positive")
+	if *elements <= 0 || *elements%cuda.BenchElementsMultiple != 0 || *iters < 1 {
+		return cmdline.Usagef("--elements must be a positive multiple of %d (the largest Hadamard block) and --iters positive", cuda.BenchElementsMultiple)
 	}
 	d, err := cuda.Open(*dev)
 	if err != nil {

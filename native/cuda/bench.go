@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/native/internal/launch"
 	"github.com/fp8lab/fp8lab/native/kernels"
 	"gorgonia.org/cu"
@@ -18,7 +19,8 @@ import (
 // BenchConfig configures Bench.
 type BenchConfig struct {
 	// Elements is the float32 element count of the bandwidth tests, a
-	// multiple of 8192 (default 1<<28: a 1 GiB input, far beyond L2).
+	// multiple of BenchElementsMultiple (default 1<<28: a 1 GiB input, far
+	// beyond L2).
 	Elements int
 	// Iters is the number of timed repetitions of each measurement (default 20).
 	Iters int
@@ -28,6 +30,11 @@ type BenchConfig struct {
 	// Log receives one progress line per measurement; nil for none.
 	Log io.Writer
 }
+
+// BenchElementsMultiple is what Elements must be a multiple of: the input
+// is a matrix of 8192 columns (rows of 1×128 tiles, MX blocks and
+// 128×128 blocks), and the largest Hadamard block is 32768 elements.
+const BenchElementsMultiple = 32768
 
 // Bandwidth goals on H100, as fractions of the device-to-device copy bandwidth.
 const (
@@ -182,8 +189,9 @@ func (d *Device) Bench(cfg BenchConfig) (*BenchReport, error) {
 	if cfg.Elements <= 0 {
 		cfg.Elements = 1 << 28
 	}
-	if cfg.Elements%8192 != 0 {
-		return nil, fmt.Errorf("cuda: bench elements %d is not a multiple of 8192", cfg.Elements)
+	if cfg.Elements%BenchElementsMultiple != 0 {
+		return nil, fmt.Errorf("%w: bench elements %d is not a multiple of %d (the largest Hadamard block)",
+			native.ErrInvalidArgument, cfg.Elements, BenchElementsMultiple)
 	}
 	if cfg.Iters <= 0 {
 		cfg.Iters = 20

@@ -23,6 +23,8 @@ enum {
 	FL_DESC_A_SCALE_POINTER = 17, FL_DESC_B_SCALE_POINTER = 18,
 	FL_DESC_FAST_ACCUM = 25,
 	FL_PREF_MAX_WORKSPACE_BYTES = 1,                 // cublasLtMatmulPreferenceAttributes_t
+	FL_PREF_REDUCTION_SCHEME_MASK = 3,
+	FL_REDUCTION_SCHEME_COMPUTE_TYPE = 2,            // cublasLtReductionScheme_t
 	FL_STATUS_NOT_SUPPORTED = 15,                    // CUBLAS_STATUS_NOT_SUPPORTED
 };
 
@@ -128,6 +130,9 @@ static int fl_plan_make(uintptr_t handle, int atype, int btype, int dtype, uint6
 	void *pref = 0;
 	int s, ta = FL_CUBLAS_OP_T, tb = FL_CUBLAS_OP_N, count = 0;
 	int8_t fa = (int8_t)fast_accum;
+	// Split-K partial sums are reduced in the compute type (float32), never
+	// in the output type: a BF16 reduction would round every partial sum.
+	uint32_t reduction = FL_REDUCTION_SCHEME_COMPUTE_TYPE;
 	void *as = (void *)ascale, *bs = (void *)bscale;
 	fl_heuristic h;
 	*out = 0;
@@ -144,7 +149,9 @@ static int fl_plan_make(uintptr_t handle, int atype, int btype, int dtype, uint6
 	FL_TRY(fl_lt.layout_create(&p->bdesc, btype, k, n, (int64_t)k), "cublasLtMatrixLayoutCreate(B)")
 	FL_TRY(fl_lt.layout_create(&p->ddesc, dtype, m, n, (int64_t)m), "cublasLtMatrixLayoutCreate(D)")
 	FL_TRY(fl_lt.pref_create(&pref), "cublasLtMatmulPreferenceCreate")
-	FL_TRY(fl_lt.pref_set(pref, FL_PREF_MAX_WORKSPACE_BYTES, &ws_max, sizeof ws_max), "cublasLtMatmulPreferenceSetAttribute")
+	FL_TRY(fl_lt.pref_set(pref, FL_PREF_MAX_WORKSPACE_BYTES, &ws_max, sizeof ws_max), "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)")
+	FL_TRY(fl_lt.pref_set(pref, FL_PREF_REDUCTION_SCHEME_MASK, &reduction, sizeof reduction),
+		"cublasLtMatmulPreferenceSetAttribute(REDUCTION_SCHEME_MASK)")
 	FL_TRY(fl_lt.heuristic((void *)handle, p->desc, p->adesc, p->bdesc, p->ddesc, p->ddesc, pref, 1, &h, &count),
 		"cublasLtMatmulAlgoGetHeuristic")
 	if (count == 0) { s = FL_STATUS_NOT_SUPPORTED; *stage = "cublasLtMatmulAlgoGetHeuristic (no algorithm)"; goto fail; }
@@ -209,8 +216,12 @@ var libOnce struct {
 }
 
 // LibraryCandidates returns where the cuBLASLt library is looked for, in
-// order: $FP8LAB_CUBLASLT (a file), $CUDA_HOME/lib64 and /usr/local/cuda/lib64
-// (libcublasLt.so.13, .12, .11), then the same names on the loader's path.
+// order: $FP8LAB_CUBLASLT (a file); libcublasLt.so.13, .12 and .11 under
+// $CUDA_HOME, $CUDA_PATH and /usr/local/cuda (lib64 and
+// targets/x86_64-linux/lib); inside the Python packages that PyTorch
+// installs (site-packages/nvidia/cublas/lib and nvidia/cu*/lib of every
+// Python prefix found: $VIRTUAL_ENV, $CONDA_PREFIX, /usr/local, /usr,
+// /opt/conda, ~/.local); then the bare names on the loader's path.
 func LibraryCandidates() []string {
 	var out []string
 	if p := os.Getenv("FP8LAB_CUBLASLT"); p != "" {
@@ -225,7 +236,41 @@ func LibraryCandidates() []string {
 			out = append(out, filepath.Join(dir, "lib64", n), filepath.Join(dir, "targets", "x86_64-linux", "lib", n))
 		}
 	}
+	for _, dir := range pythonLibDirs() {
+		for _, n := range names {
+			out = append(out, filepath.Join(dir, n))
+		}
+	}
 	return append(out, names...)
+}
+
+// pythonLibDirs returns the existing directories where pip's NVIDIA
+// packages put cuBLAS: site-packages/nvidia/cublas/lib (CUDA 12 wheels) and
+// site-packages/nvidia/cu*/lib (CUDA 13 wheels), under every Python prefix
+// that is set or exists, in a stable order without repeats.
+func pythonLibDirs() []string {
+	home, _ := os.UserHomeDir()
+	prefixes := []string{os.Getenv("VIRTUAL_ENV"), os.Getenv("CONDA_PREFIX"), "/usr/local", "/usr", "/opt/conda"}
+	if home != "" {
+		prefixes = append(prefixes, filepath.Join(home, ".local"))
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, pre := range prefixes {
+		if pre == "" {
+			continue
+		}
+		for _, pattern := range []string{"lib/python3*/*-packages/nvidia/cublas/lib", "lib/python3*/*-packages/nvidia/cu*/lib"} {
+			dirs, _ := filepath.Glob(filepath.Join(pre, pattern)) // the patterns are valid
+			for _, d := range dirs {
+				if !seen[d] {
+					seen[d] = true
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // openLibrary dlopens the first cuBLASLt candidate that loads (once per process).
@@ -249,8 +294,9 @@ func openLibrary() (string, error) {
 			}
 			tried = append(tried, C.GoString(buf))
 		}
+		// A missing library is a limit of this machine, not a failing device.
 		libOnce.err = fmt.Errorf("%w (%w): tried %s; set FP8LAB_CUBLASLT to the library's path: %s",
-			ErrNoCUBLASLt, native.ErrDevice, strings.Join(LibraryCandidates(), ", "), strings.Join(tried, "; "))
+			ErrNoCUBLASLt, native.ErrUnsupported, strings.Join(LibraryCandidates(), ", "), strings.Join(tried, "; "))
 	})
 	return libOnce.path, libOnce.err
 }

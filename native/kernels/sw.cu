@@ -190,6 +190,11 @@ __device__ __forceinline__ void fl_fwht_pass(float *buf, fl_i64 ngroups, fl_i64 
 // block). total is a multiple of 2^lb.
 extern "C" __global__ void fl_fwht_shared(float *x, fl_i64 total, int lb, int scale, float norm) {
     __shared__ float buf[FL_FWHT_CHUNK];
+    // The host refuses such launches (launch.Config.FWHT); this guard keeps
+    // a bad one from touching memory beyond x[total-1].
+    if (lb < 0 || lb > 12 || (total & (((fl_i64)1 << lb) - 1)) != 0) {
+        return;
+    }
     for (fl_i64 c0 = (fl_i64)blockIdx.x * FL_FWHT_CHUNK; c0 < total; c0 += (fl_i64)gridDim.x * FL_FWHT_CHUNK) {
         fl_i64 n = total - c0 < FL_FWHT_CHUNK ? total - c0 : FL_FWHT_CHUNK;
         for (fl_i64 k = threadIdx.x; k < n; k += blockDim.x) {
@@ -212,6 +217,11 @@ extern "C" __global__ void fl_fwht_shared(float *x, fl_i64 total, int lb, int sc
 // fl_fwht_global runs S (1..3) stages starting at distance h on the whole
 // array in global memory (for blocks above 4096), scaling by norm when set.
 extern "C" __global__ void fl_fwht_global(float *x, fl_i64 total, fl_i64 h, int S, int scale, float norm) {
+    // Every group spans h << S elements; a total that is not a multiple of
+    // it would send the last groups past the end (the host refuses it too).
+    if (S < 1 || S > 3 || h < 1 || (total % (h << S)) != 0) {
+        return;
+    }
     fl_fwht_pass(x, total >> S, h, S, scale != 0, norm, (fl_i64)blockIdx.x * blockDim.x + threadIdx.x,
                  (fl_i64)gridDim.x * blockDim.x);
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/native"
+	"github.com/fp8lab/fp8lab/native/kernels"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -262,4 +263,37 @@ func TestEmulatorNoticesUnwrittenOutput(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Log("emulator checked on", runtime.GOOS)
 	}
+}
+
+// TestFWHTRefusesPartialBlocks is the bench's old overflow: 24576 elements
+// are a multiple of 8192 but not of the 32768-point transform.
+func TestFWHTRefusesPartialBlocks(t *testing.T) {
+	var p Program
+	x := p.Alloc(4 * 24576)
+	emuConfig.FWHT(&p, x, 24576, 15, 1)
+	assert.ErrorContains(t, p.Check(), "multiple of the block")
+	var q Program
+	y := q.Alloc(4 * 1024)
+	emuConfig.FWHT(&q, y, 4096, 12, 1)
+	assert.ErrorContains(t, q.Check(), "too small")
+}
+
+// TestEmulatedFWHTKernelsGuardTheirBounds launches the kernels directly,
+// past the host's check, with a length that is not a multiple of the
+// span of their groups: they must leave the buffer, and what lies beyond
+// the length, untouched.
+func TestEmulatedFWHTKernelsGuardTheirBounds(t *testing.T) {
+	r := emulator(t)
+	const total, size = 24576, 32768
+	data := make([]float32, size)
+	for i := range data {
+		data[i] = float32(i%7) - 3
+	}
+	var p Program
+	x := Upload(&p, data)
+	p.Launch(kernels.FWHTGlobal, 4, emuConfig.Threads, Ptr(x), I64(total), I64(4096), I32(3), Bool(true), F32(0.5))
+	p.Launch(kernels.FWHTShared, 2, emuConfig.Threads, Ptr(x), I64(total-4), I32(12), Bool(true), F32(0.5))
+	res, err := r.Run(&p, nil, x)
+	require.NoError(t, err)
+	assert.Equal(t, Bytes(data), res[0], "an invalid launch writes nothing")
 }

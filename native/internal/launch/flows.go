@@ -1,6 +1,10 @@
 package launch
 
-import "github.com/fp8lab/fp8lab/native/kernels"
+import (
+	"fmt"
+
+	"github.com/fp8lab/fp8lab/native/kernels"
+)
 
 // Layout is a granularity resolved for one rows×cols shape: blocks of
 // BR×BC elements in a GR×GC grid (edge blocks may be partial).
@@ -147,8 +151,18 @@ func (c Config) Dequantize(p *Program, codes, table, factors int, l Layout, mul 
 // FWHT adds the launches of the normalized Walsh–Hadamard transform of
 // blocks of 2^lb elements over total elements of x, in place: the first
 // twelve stages in shared memory, three more per global pass.
+// The kernels assume that total is a multiple of 2^lb and that x holds
+// total float32 values; a program that breaks either fails Check.
 func (c Config) FWHT(p *Program, x int, total int64, lb int, norm float32) {
 	if lb == 0 || total == 0 {
+		return
+	}
+	switch {
+	case lb < 0 || lb > 62 || total < 0 || total%(int64(1)<<lb) != 0:
+		p.Fail(fmt.Errorf("launch: FWHT of %d elements in blocks of 2^%d: the length must be a multiple of the block", total, lb))
+		return
+	case x < 0 || x >= len(p.Buffers) || p.Buffers[x].Bytes < 4*total:
+		p.Fail(fmt.Errorf("launch: FWHT of %d elements: buffer %d is too small", total, x))
 		return
 	}
 	first := min(lb, 12)

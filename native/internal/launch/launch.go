@@ -82,6 +82,17 @@ type Step struct {
 type Program struct {
 	Buffers []Buffer
 	Steps   []Step
+	// err is the first invalid launch a builder refused (see Fail); Check
+	// reports it, so that no runner starts a program that would write out
+	// of bounds.
+	err error
+}
+
+// Fail records that a builder refused its launch; Check returns the first.
+func (p *Program) Fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
 }
 
 // Alloc adds a blank buffer of n bytes (at least 1) and returns its index.
@@ -129,8 +140,12 @@ func (p *Program) External(name string) {
 	p.Steps = append(p.Steps, Step{External: name})
 }
 
-// Check reports a step that names a buffer the program does not have.
+// Check reports a launch a builder refused (Fail) or a step that names a
+// buffer the program does not have.
 func (p *Program) Check() error {
+	if p.err != nil {
+		return p.err
+	}
 	for i, s := range p.Steps {
 		for j, a := range s.Args {
 			if a.Kind == ArgBuf && (a.Buf < 0 || a.Buf >= len(p.Buffers)) {
