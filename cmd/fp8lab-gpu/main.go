@@ -22,7 +22,8 @@
 //
 //	fp8lab-gpu info  [--device N] [--json]
 //	fp8lab-gpu parity [--device N] [--short] [--seed N] [--filter TEXT] [--codec both|software|hardware] [--json]
-//	fp8lab-gpu bench [--device N] [--elements N] [--iters N] [--gemm 4096,8192|none] [--strict] [--json]
+//	fp8lab-gpu bench [--device N] [--elements N] [--iters N] [--gemm 4096,8192|none] [--train-shapes reference|classroom|none] [--strict] [--json]
+//	fp8lab-gpu accum [--device N] [--ks 512,1024,...] [--json]
 //
 // Exit status: 0 success; 1 a parity mismatch, an error, or (bench --strict)
 // a missed goal; 2 bad usage or no usable GPU.
@@ -42,6 +43,8 @@ import (
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/native/cuda"
+	"github.com/fp8lab/fp8lab/scaling"
+	"github.com/fp8lab/fp8lab/train"
 )
 
 func main() {
@@ -54,6 +57,8 @@ Commands:
   info    the GPU, its driver, compute capability and cuBLASLt
   parity  run every operation on the CPU and the GPU and compare the results
   bench   copy bandwidth, kernel bandwidths and FP8/BF16 GEMM TFLOPS
+  accum   the error of cuBLASLt's fast accumulation against K, and the
+          emulated accumulator (scaling.Accumulator) that matches it
 
 Run 'fp8lab-gpu COMMAND -h' for a command's flags.
 `
@@ -69,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	cmds := map[string]func([]string, io.Writer, io.Writer) error{"info": runInfo, "parity": runParity, "bench": runBench}
+	cmds := map[string]func([]string, io.Writer, io.Writer) error{"info": runInfo, "parity": runParity, "bench": runBench, "accum": runAccum}
 	cmd, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "fp8lab-gpu: unknown command %q\n\n%s", args[0], usageText)
@@ -177,14 +182,25 @@ func runParity(args []string, stdout, stderr io.Writer) error {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := prog.Flags("bench", "[--device N] [--elements N] [--iters N] [--gemm 4096,8192|none] [--strict] [--json]", stderr)
+	fs := prog.Flags("bench", "[--device N] [--elements N] [--iters N] [--gemm 4096,8192|none] [--train-shapes reference|classroom|none] [--strict] [--json]", stderr)
 	dev, asJSON := deviceFlags(fs)
 	elements := fs.Int("elements", 1<<28, fmt.Sprintf("float32 elements of the bandwidth tests (a multiple of %d)", cuda.BenchElementsMultiple))
 	iters := fs.Int("iters", 20, "timed repetitions per measurement")
 	gemm := fs.String("gemm", "4096,8192", "square GEMM sizes, comma-separated, or none")
 	strict := fs.Bool("strict", false, "exit with status 1 when a goal is missed")
+	trainShapes := fs.String("train-shapes", "reference", "also measure the matrix products of this training-lab configuration, or none")
 	if err := cmdline.Parse(fs, args); err != nil {
 		return err
+	}
+	var shapes []cuda.BenchShape
+	if *trainShapes != "none" {
+		cfg, err := train.ConfigByName(*trainShapes)
+		if err != nil {
+			return cmdline.Usagef("--train-shapes: %v", err)
+		}
+		for _, p := range cfg.LinearProducts() {
+			shapes = append(shapes, cuda.BenchShape{Name: fmt.Sprintf("%s %s.%s %dx%dx%d", cfg.Name, p.Layer, p.Pass, p.M, p.K, p.N), M: p.M, N: p.N, K: p.K})
+		}
 	}
 	sizes := []int{}
 	if *gemm != "none" && *gemm != "" {
@@ -204,7 +220,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	cfg := cuda.BenchConfig{Elements: *elements, Iters: *iters, GEMM: sizes, Log: stdout}
+	cfg := cuda.BenchConfig{Elements: *elements, Iters: *iters, GEMM: sizes, Shapes: shapes, Log: stdout}
 	if *asJSON {
 		cfg.Log = stderr // progress lines; the report goes to stdout
 	}
@@ -221,6 +237,42 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if *strict && rep.Missed > 0 {
 		return fmt.Errorf("%d goals missed", rep.Missed)
+	}
+	return nil
+}
+
+func runAccum(args []string, stdout, stderr io.Writer) error {
+	fs := prog.Flags("accum", "[--device N] [--ks 512,1024,...] [--json]", stderr)
+	dev, asJSON := deviceFlags(fs)
+	ks := fs.String("ks", "512,1024,2048,4096,8192,16384", "contraction lengths K, comma-separated multiples of 16")
+	seed := fs.Uint64("seed", 1, "seed of the operands")
+	if err := cmdline.Parse(fs, args); err != nil {
+		return err
+	}
+	cfg := native.AccumConfig{Seed: *seed, Log: stdout}
+	for _, f := range strings.Split(*ks, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 16 || k%16 != 0 {
+			return cmdline.Usagef("--ks %q: lengths are multiples of 16", *ks)
+		}
+		cfg.Ks = append(cfg.Ks, k)
+	}
+	if *asJSON {
+		cfg.Log = stderr // progress lines; the report goes to stdout
+	}
+	d, err := cuda.Open(*dev)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	rep, err := native.AccumStudy(func(a, b *scaling.Quantized, fast bool) (*scaling.Tensor, error) {
+		return d.ScaledMatMulAccum(a, b, native.OutputFloat32, fast)
+	}, cfg)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return cmdline.WriteJSON(stdout, rep)
 	}
 	return nil
 }

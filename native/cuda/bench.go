@@ -27,8 +27,18 @@ type BenchConfig struct {
 	// GEMM lists the square product sizes (default 4096 and 8192); a
 	// non-nil empty slice skips the products.
 	GEMM []int
+	// Shapes are further products measured like the square ones, e.g. the
+	// training lab's (train.Config.LinearProducts); dimensions are
+	// multiples of 16.
+	Shapes []BenchShape
 	// Log receives one progress line per measurement; nil for none.
 	Log io.Writer
+}
+
+// BenchShape is one product M×K by K×N that Bench measures.
+type BenchShape struct {
+	Name    string
+	M, N, K int
 }
 
 // BenchElementsMultiple is what Elements must be a multiple of: the input
@@ -306,7 +316,7 @@ func (b *bench) kernels(codecs []string) error {
 			c.FWHT(p, x, n, lb, norm)
 		}})
 	}
-	b.steps = 1 + len(steps) + 5*len(b.cfg.GEMM)
+	b.steps = 1 + len(steps) + 5*len(b.cfg.GEMM) + 4*len(b.cfg.Shapes)
 
 	ms, err := b.time(func() error { return check("cuMemcpyDtoD", cu.MemcpyDtoD(y, x, 4*n)) })
 	if err != nil {
@@ -347,7 +357,7 @@ func (b *bench) measure(p *launch.Program, in cu.DevicePtr, name string, bytes i
 // gemms measures the FP8 (fast accumulation off and on) and BF16 products
 // at each size, BF16 output, TN layout, and their ratio.
 func (b *bench) gemms() error {
-	if len(b.cfg.GEMM) == 0 {
+	if len(b.cfg.GEMM) == 0 && len(b.cfg.Shapes) == 0 {
 		return nil
 	}
 	lt, err := b.d.ltHandle()
@@ -357,18 +367,35 @@ func (b *bench) gemms() error {
 	b.rep.CUBLASLt = fmt.Sprintf("%s (version %d)", lt.path, lt.version)
 	b.logf("bench: cuBLASLt %s", b.rep.CUBLASLt)
 	for _, s := range b.cfg.GEMM {
-		if err := b.gemmSize(lt, s); err != nil {
+		if err := b.gemmShape(lt, BenchShape{Name: fmt.Sprintf("%d³", s), M: s, N: s, K: s}); err != nil {
 			return fmt.Errorf("GEMM %d: %w", s, err)
+		}
+	}
+	for _, s := range b.cfg.Shapes {
+		if s.M < 16 || s.N < 16 || s.K < 16 || s.M%16 != 0 || s.N%16 != 0 || s.K%16 != 0 {
+			return fmt.Errorf("%w: GEMM %s is %d×%d×%d, not multiples of 16", native.ErrInvalidArgument, s.Name, s.M, s.K, s.N)
+		}
+		if err := b.gemmShape(lt, s); err != nil {
+			return fmt.Errorf("GEMM %s: %w", s.Name, err)
 		}
 	}
 	return nil
 }
 
-func (b *bench) gemmSize(lt *cublasLt, s int) error {
+// gemmShape measures one product shape: FP8 with fast accumulation off
+// and on, BF16, the better FP8 and the FP8/BF16 ratio (goals at 8192³).
+func (b *bench) gemmShape(lt *cublasLt, sh BenchShape) error {
 	var a arena
 	defer a.free()
-	n2 := int64(s) * int64(s)
-	flops := 2 * float64(s) * float64(s) * float64(s)
+	m, n, k := int64(sh.M), int64(sh.N), int64(sh.K)
+	big := max(m*k, k*n, m*n)
+	flops := 2 * float64(m) * float64(n) * float64(k)
+	square := sh.M == sh.N && sh.N == sh.K
+	// Small products take microseconds: repeat them until a measurement
+	// covers about a TFLOP of work, at most 100× the configured count.
+	saved := b.cfg.Iters
+	b.cfg.Iters = max(saved, min(100*saved, int(1e12/flops)))
+	defer func() { b.cfg.Iters = saved }()
 	// FP8 operands: E4M3FN codes with magnitudes up to 2^0·1.875 (no NaN).
 	p8 := make([]byte, 1<<20)
 	r := rand.New(rand.NewPCG(3, 4))
@@ -382,17 +409,13 @@ func (b *bench) gemmSize(lt *cublasLt, s int) error {
 	}
 	bufs := map[string]cu.DevicePtr{}
 	for _, name := range []string{"a8", "b8", "a16", "b16", "d"} {
-		size := n2
+		size, pat := big, p8
 		if name != "a8" && name != "b8" {
-			size = 2 * n2
+			size, pat = 2*big, p16
 		}
 		p, err := a.alloc(size)
 		if err != nil {
 			return err
-		}
-		pat := p8
-		if size == 2*n2 {
-			pat = p16
 		}
 		if err := fill(&a, p, size, pat); err != nil {
 			return err
@@ -419,26 +442,28 @@ func (b *bench) gemmSize(lt *cublasLt, s int) error {
 	}
 	var best float64
 	for _, fast := range []bool{false, true} {
-		spec := gemmSpec{atype: typeE4M3, btype: typeE4M3, dtype: typeBF16, m: s, n: s, k: s, ascale: one, bscale: one + 4, fastAccum: fast}
-		name := fmt.Sprintf("gemm fp8 e4m3 %d³ -> bf16, fast accum %v", s, map[bool]string{false: "off", true: "on"}[fast])
+		spec := gemmSpec{atype: typeE4M3, btype: typeE4M3, dtype: typeBF16, m: sh.M, n: sh.N, k: sh.K, ascale: one, bscale: one + 4, fastAccum: fast}
+		name := fmt.Sprintf("gemm fp8 e4m3 %s -> bf16, fast accum %v", sh.Name, map[bool]string{false: "off", true: "on"}[fast])
 		tf, err := run(name, spec, bufs["a8"], bufs["b8"])
 		if err != nil {
 			return err
 		}
 		best = max(best, tf)
 	}
-	bf, err := run(fmt.Sprintf("gemm bf16 %d³ -> bf16", s), gemmSpec{atype: typeBF16, btype: typeBF16, dtype: typeBF16, m: s, n: s, k: s}, bufs["a16"], bufs["b16"])
+	bf, err := run(fmt.Sprintf("gemm bf16 %s -> bf16", sh.Name), gemmSpec{atype: typeBF16, btype: typeBF16, dtype: typeBF16, m: sh.M, n: sh.N, k: sh.K}, bufs["a16"], bufs["b16"])
 	if err != nil {
 		return err
 	}
 	goal := 0.0
-	if s == 8192 {
+	if square && sh.M == 8192 {
 		goal = GoalFP8TFLOPS
 	}
-	b.add(BenchResult{Name: fmt.Sprintf("gemm fp8 %d³ best of the two", s), Millis: flops / best / 1e9, TFLOPS: best, Goal: goal})
-	if s == 8192 {
+	if square {
+		b.add(BenchResult{Name: fmt.Sprintf("gemm fp8 %s best of the two", sh.Name), Millis: flops / best / 1e9, TFLOPS: best, Goal: goal})
+	}
+	if square && sh.M == 8192 {
 		goal = GoalFP8OverBF16
 	}
-	b.add(BenchResult{Name: fmt.Sprintf("ratio fp8 (best) / bf16 at %d³", s), Ratio: best / bf, Goal: goal})
+	b.add(BenchResult{Name: fmt.Sprintf("ratio fp8 (best) / bf16 at %s", sh.Name), Ratio: best / bf, Goal: goal})
 	return nil
 }

@@ -60,6 +60,14 @@ func fp8Type(f *fp8.Format) (int, error) {
 // native.ErrUnsupported. The result agrees with the CPU's within
 // native.GEMMTolFP8.
 func (d *Device) ScaledMatMul(a, b *scaling.Quantized, out native.Output) (*scaling.Tensor, error) {
+	return d.ScaledMatMulAccum(a, b, out, false)
+}
+
+// ScaledMatMulAccum is ScaledMatMul with cuBLASLt's fast accumulation
+// (CUBLASLT_MATMUL_DESC_FAST_ACCUM) on or off. Off, cuBLASLt promotes the
+// tensor cores' partial sums into float32; on, it keeps them in the tensor
+// cores' narrower accumulator (native.AccumStudy measures how narrow).
+func (d *Device) ScaledMatMulAccum(a, b *scaling.Quantized, out native.Output, fastAccum bool) (*scaling.Tensor, error) {
 	if a == nil || b == nil {
 		return nil, fmt.Errorf("%w: nil operand", scaling.ErrShape)
 	}
@@ -122,7 +130,7 @@ func (d *Device) ScaledMatMul(a, b *scaling.Quantized, out native.Output) (*scal
 		c.ScaleRowCol(&p, dD, m, n, dfa, dfb)
 	}
 	ext := map[string]func(func(int) uintptr) error{"gemm": func(addr func(int) uintptr) error {
-		spec := gemmSpec{atype: tb, btype: ta, dtype: dtype, m: n, n: m, k: k} // cuBLASLt's A is our B
+		spec := gemmSpec{atype: tb, btype: ta, dtype: dtype, m: n, n: m, k: k, fastAccum: fastAccum} // cuBLASLt's A is our B
 		if tensorwise {
 			spec.ascale, spec.bscale = cu.DevicePtr(addr(dfb)), cu.DevicePtr(addr(dfa))
 		}
