@@ -233,7 +233,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "bench: %d measurements, %d goals missed\n", len(rep.Results), rep.Missed)
+		fmt.Fprintf(stdout, "bench: %d measurements, %d goals missed, %d failed\n", len(rep.Results), rep.Missed, rep.Failed)
+	}
+	if rep.Failed > 0 {
+		return fmt.Errorf("%d measurements failed", rep.Failed)
 	}
 	if *strict && rep.Missed > 0 {
 		return fmt.Errorf("%d goals missed", rep.Missed)

@@ -69,6 +69,7 @@ type BenchResult struct {
 	Ratio  float64 `json:"ratio,omitempty"`
 	Goal   float64 `json:"goal,omitempty"` // a fraction of copy, TFLOPS or a ratio
 	Status string  `json:"status,omitempty"`
+	Note   string  `json:"note,omitempty"`
 }
 
 // BenchReport is the output of Bench.
@@ -79,6 +80,7 @@ type BenchReport struct {
 	Iters    int           `json:"iters"`
 	Results  []BenchResult `json:"results"`
 	Missed   int           `json:"missed"`
+	Failed   int           `json:"failed"` // measurements that could not run
 }
 
 // bench is the state of one Bench run.
@@ -133,6 +135,9 @@ func (b *bench) add(r BenchResult) {
 			b.rep.Missed++
 		}
 		line += fmt.Sprintf("  (goal %s: %s)", goal, r.Status)
+	}
+	if r.Note != "" {
+		line += "  (" + r.Note + ")"
 	}
 	b.rep.Results = append(b.rep.Results, r)
 	b.logf("%s", line)
@@ -366,17 +371,19 @@ func (b *bench) gemms() error {
 	}
 	b.rep.CUBLASLt = fmt.Sprintf("%s (version %d)", lt.path, lt.version)
 	b.logf("bench: cuBLASLt %s", b.rep.CUBLASLt)
+	shapes := []BenchShape{}
 	for _, s := range b.cfg.GEMM {
-		if err := b.gemmShape(lt, BenchShape{Name: fmt.Sprintf("%d³", s), M: s, N: s, K: s}); err != nil {
-			return fmt.Errorf("GEMM %d: %w", s, err)
-		}
+		shapes = append(shapes, BenchShape{Name: fmt.Sprintf("%d³", s), M: s, N: s, K: s})
 	}
-	for _, s := range b.cfg.Shapes {
+	for _, s := range append(shapes, b.cfg.Shapes...) {
 		if s.M < 16 || s.N < 16 || s.K < 16 || s.M%16 != 0 || s.N%16 != 0 || s.K%16 != 0 {
 			return fmt.Errorf("%w: GEMM %s is %d×%d×%d, not multiples of 16", native.ErrInvalidArgument, s.Name, s.M, s.K, s.N)
 		}
+		// A product cuBLASLt cannot run is recorded, and the others still run.
 		if err := b.gemmShape(lt, s); err != nil {
-			return fmt.Errorf("GEMM %s: %w", s.Name, err)
+			b.rep.Failed++
+			b.rep.Results = append(b.rep.Results, BenchResult{Name: "gemm " + s.Name, Status: "error: " + err.Error()})
+			b.logf("bench: GEMM %s failed: %v", s.Name, err)
 		}
 	}
 	return nil
@@ -437,7 +444,11 @@ func (b *bench) gemmShape(lt *cublasLt, sh BenchShape) error {
 			return 0, err
 		}
 		tf := flops / (ms / 1e3) / 1e12
-		b.add(BenchResult{Name: name, Millis: ms, TFLOPS: tf})
+		r := BenchResult{Name: name, Millis: ms, TFLOPS: tf}
+		if ch, cnt := p.algorithm(); ch > 0 {
+			r.Note = fmt.Sprintf("cuBLASLt refused the heuristic's first %d of %d algorithms", ch, cnt)
+		}
+		b.add(r)
 		return tf, nil
 	}
 	var best float64

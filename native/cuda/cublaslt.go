@@ -109,10 +109,15 @@ static int fl_lt_destroy(uintptr_t h) { return fl_lt.destroy((void *)h); }
 // A plan holds the descriptors and the algorithm of one matrix product
 // D (m×n, column-major, ldd = m) = scale_a·scale_b · op(A)·op(B), A of
 // type atype stored k×m (op T) and B of type btype stored k×n (op N).
+//
+// The heuristic's first FL_ALGOS candidates are kept: cuBLASLt may offer an
+// algorithm that cublasLtMatmul then refuses (CUBLAS_STATUS_NOT_SUPPORTED),
+// and the next one runs instead.
+#define FL_ALGOS 8
 typedef struct {
 	void *desc, *adesc, *bdesc, *ddesc;
-	fl_algo algo;
-	size_t ws;
+	fl_heuristic h[FL_ALGOS];
+	int count, chosen;
 } fl_plan;
 
 static void fl_plan_free(fl_plan *p) {
@@ -134,7 +139,6 @@ static int fl_plan_make(uintptr_t handle, int atype, int btype, int dtype, uint6
 	// in the output type: a BF16 reduction would round every partial sum.
 	uint32_t reduction = FL_REDUCTION_SCHEME_COMPUTE_TYPE;
 	void *as = (void *)ascale, *bs = (void *)bscale;
-	fl_heuristic h;
 	*out = 0;
 	if (!p) { *stage = "calloc"; return 3; } // CUBLAS_STATUS_ALLOC_FAILED
 #define FL_TRY(call, name) if ((s = (call)) != 0) { *stage = name; goto fail; }
@@ -152,13 +156,12 @@ static int fl_plan_make(uintptr_t handle, int atype, int btype, int dtype, uint6
 	FL_TRY(fl_lt.pref_set(pref, FL_PREF_MAX_WORKSPACE_BYTES, &ws_max, sizeof ws_max), "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)")
 	FL_TRY(fl_lt.pref_set(pref, FL_PREF_REDUCTION_SCHEME_MASK, &reduction, sizeof reduction),
 		"cublasLtMatmulPreferenceSetAttribute(REDUCTION_SCHEME_MASK)")
-	FL_TRY(fl_lt.heuristic((void *)handle, p->desc, p->adesc, p->bdesc, p->ddesc, p->ddesc, pref, 1, &h, &count),
+	FL_TRY(fl_lt.heuristic((void *)handle, p->desc, p->adesc, p->bdesc, p->ddesc, p->ddesc, pref, FL_ALGOS, p->h, &count),
 		"cublasLtMatmulAlgoGetHeuristic")
 	if (count == 0) { s = FL_STATUS_NOT_SUPPORTED; *stage = "cublasLtMatmulAlgoGetHeuristic (no algorithm)"; goto fail; }
 #undef FL_TRY
 	fl_lt.pref_destroy(pref);
-	p->algo = h.algo;
-	p->ws = h.workspaceSize;
+	p->count = count;
 	*out = (uintptr_t)p;
 	return 0;
 fail:
@@ -167,15 +170,29 @@ fail:
 	return s;
 }
 
-static size_t fl_plan_workspace(uintptr_t plan) { return ((fl_plan *)plan)->ws; }
 static void fl_plan_destroy(uintptr_t plan) { if (plan) fl_plan_free((fl_plan *)plan); }
 
-// fl_plan_run launches the product on the default stream.
+// fl_plan_chosen returns the index of the candidate that runs, and the count.
+static int fl_plan_chosen(uintptr_t plan, int *count) { *count = ((fl_plan *)plan)->count; return ((fl_plan *)plan)->chosen; }
+
+// fl_plan_run launches the product on the default stream with the chosen
+// candidate; when cuBLASLt refuses it, the next candidate becomes the
+// chosen one.
 static int fl_plan_run(uintptr_t handle, uintptr_t plan, uintptr_t a, uintptr_t b, uintptr_t d, uintptr_t ws, uint64_t ws_size) {
 	fl_plan *p = (fl_plan *)plan;
 	float alpha = 1.0f, beta = 0.0f;
-	return fl_lt.matmul((void *)handle, p->desc, &alpha, (const void *)a, p->adesc, (const void *)b, p->bdesc,
-		&beta, (const void *)d, p->ddesc, (void *)d, p->ddesc, &p->algo, (void *)ws, (size_t)ws_size, 0);
+	int s = FL_STATUS_NOT_SUPPORTED;
+	for (; p->chosen < p->count; p->chosen++) {
+		s = fl_lt.matmul((void *)handle, p->desc, &alpha, (const void *)a, p->adesc, (const void *)b, p->bdesc,
+			&beta, (const void *)d, p->ddesc, (void *)d, p->ddesc, &p->h[p->chosen].algo, (void *)ws, (size_t)ws_size, 0);
+		if (s != FL_STATUS_NOT_SUPPORTED) {
+			break;
+		}
+	}
+	if (p->chosen == p->count) {
+		p->chosen = 0; // a later run starts over (and fails the same way)
+	}
+	return s;
 }
 */
 import "C"
@@ -375,7 +392,20 @@ func (lt *cublasLt) plan(s gemmSpec) (*plan, error) {
 // run launches the product on the default stream.
 func (p *plan) run(a, b, d cu.DevicePtr) error {
 	st := C.fl_plan_run(p.lt.handle, p.p, C.uintptr_t(a), C.uintptr_t(b), C.uintptr_t(d), C.uintptr_t(p.lt.workspace), WorkspaceBytes)
-	return ltError("cublasLtMatmul", st)
+	if st != 0 {
+		var count C.int
+		C.fl_plan_chosen(p.p, &count)
+		return ltError(fmt.Sprintf("cublasLtMatmul (each of the heuristic's %d algorithms)", int(count)), st)
+	}
+	return nil
+}
+
+// algorithm returns which of the heuristic's candidates runs (0 is its
+// first choice) and how many it offered.
+func (p *plan) algorithm() (chosen, count int) {
+	var c C.int
+	ch := C.fl_plan_chosen(p.p, &c)
+	return int(ch), int(c)
 }
 
 func (p *plan) destroy() { C.fl_plan_destroy(p.p) }
