@@ -69,6 +69,42 @@ func TestReadNPY(t *testing.T) {
 	assert.Equal(t, big, back)
 }
 
+// TestNPYUint8 round-trips FP8 codes through WriteNPYUint8 and the reader
+// (as the float32 values 0..255), and reads numpy's own uint8 header.
+func TestNPYUint8(t *testing.T) {
+	codes := make([]uint8, 3*300)
+	for i := range codes {
+		codes[i] = uint8(i * 37)
+	}
+	var buf bytes.Buffer
+	require.NoError(t, WriteNPYUint8(&buf, 3, 300, codes))
+	assert.Zero(t, (buf.Len()-len(codes))%64, "data starts at a multiple of 64")
+	back, err := readBytes(t, buf.Bytes())
+	require.NoError(t, err)
+	require.Equal(t, 3, back.Rows)
+	require.Equal(t, 300, back.Cols)
+	for i, c := range codes {
+		require.Equal(t, float32(c), back.Data[i], "code %d", i)
+	}
+	a, err := Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), "codes.npy", Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, "U8", a.Tensors[0].DType)
+
+	// Exactly what numpy writes for np.arange(4, dtype=np.uint8).reshape(2, 2).
+	hdr := "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2), }"
+	hdr += strings.Repeat(" ", 118-len(hdr)-1) + "\n"
+	x, err := readBytes(t, npyBytes(1, hdr, []byte{0, 1, 2, 255}))
+	require.NoError(t, err)
+	assert.Equal(t, []float32{0, 1, 2, 255}, x.Data)
+
+	for _, bad := range []struct {
+		rows, cols int
+		data       []uint8
+	}{{0, 4, nil}, {2, 2, []uint8{1, 2, 3}}, {-1, -4, []uint8{1, 2, 3, 4}}} {
+		assert.ErrorIs(t, WriteNPYUint8(&bytes.Buffer{}, bad.rows, bad.cols, bad.data), scaling.ErrShape)
+	}
+}
+
 func TestReadNPYErrors(t *testing.T) {
 	good := "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }\n"
 	data := f32le(1, 2, 3, 4)

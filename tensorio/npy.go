@@ -27,7 +27,8 @@ const (
 )
 
 // readNPY reads a 2-D (or 1-D, read as 1×n) .npy array of float32 ('<f4',
-// '>f4') or float64 ('<f8', '>f8', rounded to float32), in C or Fortran
+// '>f4'), float64 ('<f8', '>f8', rounded to float32) or uint8 ('|u1', as
+// the float32 values 0..255), in C or Fortran
 // order, from a file of size bytes. Anything else (other dtypes, 0-D or 3-D
 // shapes, empty arrays, a truncated file) gives an error wrapping
 // scaling.ErrParse or scaling.ErrShape, a shape over the limit ErrTooLarge;
@@ -140,7 +141,10 @@ type npyHeader struct {
 // " (big-endian)" for big-endian data.
 func (h npyHeader) dtype() string {
 	name := "F32"
-	if h.size == 8 {
+	switch h.size {
+	case 1:
+		return "U8" // one byte: no byte order
+	case 8:
 		name = "F64"
 	}
 	if strings.HasPrefix(h.descr, ">") {
@@ -192,8 +196,10 @@ func parseNPYHeader(s string) (npyHeader, error) {
 				h.size, h.decode = 8, func(b []byte) float32 { return float32(math.Float64frombits(binary.LittleEndian.Uint64(b))) }
 			case ">f8":
 				h.size, h.decode = 8, func(b []byte) float32 { return float32(math.Float64frombits(binary.BigEndian.Uint64(b))) }
+			case "|u1", "<u1", "=u1", ">u1":
+				h.size, h.decode = 1, func(b []byte) float32 { return float32(b[0]) }
 			default:
-				return bad("dtype %q is not float32 or float64", d)
+				return bad("dtype %q is not float32, float64 or uint8", d)
 			}
 		case "fortran_order":
 			switch {
@@ -315,7 +321,37 @@ func WriteNPY(w io.Writer, t *scaling.Tensor) error {
 	if err := t.Check(); err != nil {
 		return err
 	}
-	dict := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", t.Rows, t.Cols)
+	bw := bufio.NewWriter(w)
+	if err := writeNPYHeader(bw, "<f4", t.Rows, t.Cols); err != nil {
+		return err
+	}
+	var b [4]byte
+	for _, v := range t.Data {
+		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+		bw.Write(b[:])
+	}
+	return bw.Flush()
+}
+
+// WriteNPYUint8 writes data as a rows×cols version 1.0 .npy file of uint8
+// ('|u1') in C order: FP8 codes and E8M0 scale codes, readable by
+// numpy.load (and by this package, which reads them as float32 0..255).
+func WriteNPYUint8(w io.Writer, rows, cols int, data []uint8) error {
+	if rows < 1 || cols < 1 || len(data) != rows*cols {
+		return fmt.Errorf("%w: %d bytes for a %d×%d uint8 array", scaling.ErrShape, len(data), rows, cols)
+	}
+	bw := bufio.NewWriter(w)
+	if err := writeNPYHeader(bw, "|u1", rows, cols); err != nil {
+		return err
+	}
+	bw.Write(data)
+	return bw.Flush()
+}
+
+// writeNPYHeader writes the magic, version 1.0 and the header dict of a
+// rows×cols C-order array of dtype descr.
+func writeNPYHeader(bw *bufio.Writer, descr string, rows, cols int) error {
+	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }", descr, rows, cols)
 	// Pad with spaces so that the data starts at a multiple of 64 bytes.
 	total := len(npyMagic) + 2 + 2 + len(dict) + 1
 	pad := (64 - total%64) % 64
@@ -323,16 +359,11 @@ func WriteNPY(w io.Writer, t *scaling.Tensor) error {
 	if len(header) > math.MaxUint16 {
 		return errors.New("tensorio: npy header too long")
 	}
-	bw := bufio.NewWriter(w)
 	bw.WriteString(npyMagic)
 	bw.Write([]byte{1, 0})
-	var b [4]byte
-	binary.LittleEndian.PutUint16(b[:2], uint16(len(header)))
-	bw.Write(b[:2])
+	var b [2]byte
+	binary.LittleEndian.PutUint16(b[:], uint16(len(header)))
+	bw.Write(b[:])
 	bw.WriteString(header)
-	for _, v := range t.Data {
-		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
-		bw.Write(b[:])
-	}
-	return bw.Flush()
+	return nil
 }
