@@ -24,6 +24,7 @@
 //	fp8lab-gpu parity [--device N] [--short] [--seed N] [--filter TEXT] [--codec both|software|hardware] [--json]
 //	fp8lab-gpu bench [--device N] [--elements N] [--iters N] [--gemm 4096,8192|none] [--train-shapes reference|classroom|none] [--strict] [--json]
 //	fp8lab-gpu accum [--device N] [--ks 512,1024,...] [--json]
+//	fp8lab-gpu dump DIR [--device N] [--seed N]
 //
 // Exit status: 0 success; 1 a parity mismatch, an error, or (bench --strict)
 // a missed goal; 2 bad usage or no usable GPU.
@@ -59,6 +60,7 @@ Commands:
   bench   copy bandwidth, kernel bandwidths and FP8/BF16 GEMM TFLOPS
   accum   the error of cuBLASLt's fast accumulation against K, and the
           emulated accumulator (scaling.Accumulator) that matches it
+  dump    write inputs and GPU outputs as .npy for scripts/gpu/torch_oracle.py
 
 Run 'fp8lab-gpu COMMAND -h' for a command's flags.
 `
@@ -74,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	cmds := map[string]func([]string, io.Writer, io.Writer) error{"info": runInfo, "parity": runParity, "bench": runBench, "accum": runAccum}
+	cmds := map[string]func([]string, io.Writer, io.Writer) error{"info": runInfo, "parity": runParity, "bench": runBench, "accum": runAccum, "dump": runDump}
 	cmd, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "fp8lab-gpu: unknown command %q\n\n%s", args[0], usageText)
@@ -278,4 +280,34 @@ func runAccum(args []string, stdout, stderr io.Writer) error {
 		return cmdline.WriteJSON(stdout, rep)
 	}
 	return nil
+}
+
+// runDump writes native.Dump's cases, run on the GPU, into a new directory
+// for scripts/gpu/torch_oracle.py.
+func runDump(args []string, stdout, stderr io.Writer) error {
+	fs := prog.Flags("dump", "DIR [--device N] [--seed N]", stderr)
+	dev := fs.Int("device", 0, "GPU ordinal")
+	seed := fs.Uint64("seed", 1, "seed of every input tensor")
+	var dir string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		dir, args = args[0], args[1:] // DIR first, flags after it
+	}
+	if err := cmdline.Parse(fs, args); err != nil {
+		return err
+	}
+	if dir == "" {
+		return cmdline.Usagef("dump needs a directory first: dump DIR [--device N] [--seed N]")
+	}
+	d, err := cuda.Open(*dev)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	m, err := native.Dump(d, dir, native.DumpConfig{Seed: *seed, Log: stderr})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "dump: %s: %d cases (%d ok, %d skipped, %d failed), %.1f MiB; check it with scripts/gpu/torch_oracle.py %s\n",
+		dir, len(m.Cases), m.OK, m.Skipped, m.Failed, float64(m.Bytes)/(1<<20), dir)
+	return m.Err()
 }
