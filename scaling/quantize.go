@@ -316,7 +316,7 @@ func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options, st *statsAcc)
 				var err error
 				if mode.Round != fp8.Stochastic && l.bc >= fusedMinBlock {
 					// Scale inside the encode loop: no buffer to write and read back.
-					err = f.EncodeScaledSlice32(q.Codes[off:off+n], row[j0:j0+n], scales[j0/l.bc:], l.bc, mode)
+					err = encodeScaledRun(f, q.Codes[off:off+n], row[j0:j0+n], j0, scales, l.bc, mode)
 				} else if scaleChunk(buf[:n], row[j0:j0+n], j0, scales, l.bc); mode.Round == fp8.Stochastic {
 					err = f.EncodeSliceStochastic32(q.Codes[off:off+n], buf[:n], opts.Random[off:off+n], mode)
 				} else {
@@ -332,6 +332,25 @@ func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options, st *statsAcc)
 		}
 		return nil
 	})
+}
+
+// encodeScaledRun encodes src, the elements j0, j0+1, ... of a row, each
+// times its block's scale. fp8's EncodeScaledSlice32 starts a new block
+// every bc elements from the start of its slice, so a run that begins
+// inside a block (a chunk boundary that is not a multiple of bc, such as
+// 4096 in 1×100 tiles) is cut at the block's end first.
+func encodeScaledRun(f *fp8.Format, dst []uint8, src []float32, j0 int, scales []float32, bc int, mode fp8.Mode) error {
+	if r := j0 % bc; r != 0 {
+		m := min(bc-r, len(src))
+		if err := f.EncodeScaledSlice32(dst[:m], src[:m], scales[j0/bc:], bc, mode); err != nil {
+			return err
+		}
+		dst, src, j0 = dst[m:], src[m:], j0+m
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	return f.EncodeScaledSlice32(dst, src, scales[j0/bc:], bc, mode)
 }
 
 // scaleChunk writes dst[j] = src[j] · scales[(j0+j)/bc], the float32
