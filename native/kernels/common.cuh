@@ -87,6 +87,14 @@ FL_HD float fl_mul(float a, float b) {
 #endif
 }
 
+// fl_scale is x · s for the quantize kernels. A GPU's multiply returns the
+// canonical NaN (0x7FFFFFFF) for any NaN operand, dropping its sign, where
+// the CPU (and so the fp8 package) keeps the NaN it was given: a NaN
+// passes through unscaled, so that -NaN still encodes to 0xFF.
+FL_HD float fl_scale(float x, float s) {
+    return x != x ? x : fl_mul(x, s);
+}
+
 FL_HD float fl_div(float a, float b) {
 #if defined(__CUDA_ARCH__)
     return __fdiv_rn(a, b);

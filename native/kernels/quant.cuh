@@ -88,15 +88,15 @@ __device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i
         fl_u32 u[VEC], rnd[VEC], c[VEC];
         if (VEC == 4) {
             float4 v = reinterpret_cast<const float4 *>(x)[g];
-            u[0] = fl_f2u(fl_mul(v.x, s));
-            u[1 % VEC] = fl_f2u(fl_mul(v.y, s));
-            u[2 % VEC] = fl_f2u(fl_mul(v.z, s));
-            u[3 % VEC] = fl_f2u(fl_mul(v.w, s));
+            u[0] = fl_f2u(fl_scale(v.x, s));
+            u[1 % VEC] = fl_f2u(fl_scale(v.y, s));
+            u[2 % VEC] = fl_f2u(fl_scale(v.z, s));
+            u[3 % VEC] = fl_f2u(fl_scale(v.w, s));
             if (sto) {
                 fl_philox_block(seed, stream, (fl_u64)g, rnd);
             }
         } else {
-            u[0] = fl_f2u(fl_mul(x[e], s));
+            u[0] = fl_f2u(fl_scale(x[e], s));
             if (sto) {
                 rnd[0] = fl_bits(seed, stream, (fl_u64)e);
             }
@@ -188,7 +188,7 @@ __device__ __forceinline__ void fl_rowseg_body(const float *__restrict__ x, fl_i
         fl_u32 u[4], rnd[4] = {0, 0, 0, 0}, c[4];
 #pragma unroll
         for (int k = 0; k < 4; k++) {
-            u[k] = fl_f2u(fl_mul(v[k], scale));
+            u[k] = fl_f2u(fl_scale(v[k], scale));
         }
         if (VEC == 4) {
             fl_i64 e = i * cols + j0 + (fl_i64)sub * 4;
