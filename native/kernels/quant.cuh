@@ -64,16 +64,29 @@ __device__ __forceinline__ void fl_encode_n(const fl_u32 *u, const fl_u32 *rnd, 
     }
 }
 
+// fl_warp_max returns the largest m of the warp's 32 lanes.
+__device__ __forceinline__ fl_u32 fl_warp_max(fl_u32 m) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        fl_u32 t = __shfl_xor_sync(FL_FULL, m, o);
+        m = t > m ? t : m;
+    }
+    return m;
+}
+
 // fl_encode_body: codes for a tensor whose scales are known (tensor, row,
 // R×C blocks, tiles that the fused kernel does not take). VEC = 4 needs
 // cols % 4 == 0 and bc % 4 == 0, so that four consecutive elements share a
-// row, a block and one Philox block.
+// row, a block and one Philox block. When amax is not null (one block: the
+// whole tensor, with given scales) the kernel also folds max |x| into
+// *amax, as fl_amax_flat does, sparing the tensor a second read.
 template <int VEC, bool HW>
 __device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i64 rows, fl_i64 cols, fl_i64 br,
                                                fl_i64 bc, fl_i64 gc, const float *__restrict__ scales, int fmt,
                                                fl_u8 *__restrict__ codes, int sto, fl_u64 seed, fl_u64 stream,
-                                               int rbits) {
+                                               int rbits, fl_u32 *amax) {
     const fl_fmt f = fl_format(fmt);
+    fl_u32 m = 0; // max |x| bits seen by this thread, when amax is wanted
     const fl_i64 ng = rows * cols / VEC;
     const bool uniform = br >= rows && bc >= cols;
     const float s0 = scales[0];
@@ -88,6 +101,10 @@ __device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i
         fl_u32 u[VEC], rnd[VEC], c[VEC];
         if (VEC == 4) {
             float4 v = reinterpret_cast<const float4 *>(x)[g];
+            if (amax) {
+                m = max(m, max(max(fl_f2u(v.x) & 0x7FFFFFFFu, fl_f2u(v.y) & 0x7FFFFFFFu),
+                               max(fl_f2u(v.z) & 0x7FFFFFFFu, fl_f2u(v.w) & 0x7FFFFFFFu)));
+            }
             u[0] = fl_f2u(fl_scale(v.x, s));
             u[1 % VEC] = fl_f2u(fl_scale(v.y, s));
             u[2 % VEC] = fl_f2u(fl_scale(v.z, s));
@@ -96,6 +113,9 @@ __device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i
                 fl_philox_block(seed, stream, (fl_u64)g, rnd);
             }
         } else {
+            if (amax) {
+                m = max(m, fl_f2u(x[e]) & 0x7FFFFFFFu);
+            }
             u[0] = fl_f2u(fl_scale(x[e], s));
             if (sto) {
                 rnd[0] = fl_bits(seed, stream, (fl_u64)e);
@@ -106,6 +126,21 @@ __device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i
             reinterpret_cast<fl_u32 *>(codes)[g] = c[0] | (c[1 % VEC] << 8) | (c[2 % VEC] << 16) | (c[3 % VEC] << 24);
         } else {
             codes[e] = (fl_u8)c[0];
+        }
+    }
+    if (amax) { // the same for every thread of the launch
+        __shared__ fl_u32 part[32];
+        m = fl_warp_max(m);
+        if ((threadIdx.x & 31) == 0) {
+            part[threadIdx.x >> 5] = m;
+        }
+        __syncthreads();
+        if (threadIdx.x < 32) {
+            m = threadIdx.x < (blockDim.x >> 5) ? part[threadIdx.x] : 0;
+            m = fl_warp_max(m);
+            if (threadIdx.x == 0) {
+                atomicMax(amax, m);
+            }
         }
     }
 }
@@ -230,13 +265,13 @@ __device__ __forceinline__ void fl_rowseg_body(const float *__restrict__ x, fl_i
 #define FL_DEFINE_QUANT_KERNELS(CODEC, HW)                                                                       \
     extern "C" __global__ void FL_CAT(fl_encode4_, CODEC)(                                                       \
         const float *x, fl_i64 rows, fl_i64 cols, fl_i64 br, fl_i64 bc, fl_i64 gc, const float *scales, int fmt,   \
-        fl_u8 *codes, int sto, fl_u64 seed, fl_u64 stream, int rbits) {                                            \
-        fl_encode_body<4, HW>(x, rows, cols, br, bc, gc, scales, fmt, codes, sto, seed, stream, rbits);          \
+        fl_u8 *codes, int sto, fl_u64 seed, fl_u64 stream, int rbits, fl_u32 *amax) {                              \
+        fl_encode_body<4, HW>(x, rows, cols, br, bc, gc, scales, fmt, codes, sto, seed, stream, rbits, amax);   \
     }                                                                                                            \
     extern "C" __global__ void FL_CAT(fl_encode1_, CODEC)(                                                       \
         const float *x, fl_i64 rows, fl_i64 cols, fl_i64 br, fl_i64 bc, fl_i64 gc, const float *scales, int fmt,   \
-        fl_u8 *codes, int sto, fl_u64 seed, fl_u64 stream, int rbits) {                                            \
-        fl_encode_body<1, HW>(x, rows, cols, br, bc, gc, scales, fmt, codes, sto, seed, stream, rbits);          \
+        fl_u8 *codes, int sto, fl_u64 seed, fl_u64 stream, int rbits, fl_u32 *amax) {                              \
+        fl_encode_body<1, HW>(x, rows, cols, br, bc, gc, scales, fmt, codes, sto, seed, stream, rbits, amax);   \
     }                                                                                                            \
     extern "C" __global__ void FL_CAT(fl_rowseg4_, CODEC)(                                                       \
         const float *x, fl_i64 rows, fl_i64 cols, fl_i64 bc, fl_i64 gc, int G, int fmt, int kind, double eps,     \

@@ -7,14 +7,6 @@
 
 FL_DEFINE_QUANT_KERNELS(sw, false)
 
-__device__ __forceinline__ fl_u32 fl_warp_max(fl_u32 m) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-        fl_u32 t = __shfl_xor_sync(FL_FULL, m, o);
-        m = t > m ? t : m;
-    }
-    return m;
-}
 
 // fl_amax_flat folds max |x| over n elements into *out (float32 bits, so
 // that NaN, whose bits are above +Inf's, wins, as in scaling's amax).

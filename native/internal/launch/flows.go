@@ -117,7 +117,16 @@ func (c Config) Quantize(p *Program, x int, l Layout, q Quant) QuantOut {
 			U64(q.Stream), I32(q.Bits), Ptr(out.Codes), Ptr(out.Scales), Ptr(out.Amax), Ptr(out.ScaleCodes))
 		return out
 	}
-	out.Amax = c.Amax(p, x, l)
+	// With given scales and one block, the encode kernel folds the amax in
+	// as it reads: one pass over x instead of two.
+	fuseAmax := q.Scales != nil && l.Uniform()
+	amaxArg := Null()
+	if fuseAmax {
+		out.Amax = p.Zeros(4 * nb)
+		amaxArg = Ptr(out.Amax)
+	} else {
+		out.Amax = c.Amax(p, x, l)
+	}
 	if q.Scales != nil {
 		out.Scales = Upload(p, q.Scales)
 	} else {
@@ -127,7 +136,7 @@ func (c Config) Quantize(p *Program, x int, l Layout, q Quant) QuantOut {
 	}
 	p.Launch(kernelName("fl_encode", vec, q.codec()), c.blocksFor(l.N()/vec), c.Threads,
 		Ptr(x), I64(int64(l.Rows)), I64(int64(l.Cols)), I64(int64(l.BR)), I64(int64(l.BC)), I64(int64(l.GC)),
-		Ptr(out.Scales), I32(q.Format), Ptr(out.Codes), Bool(q.Stochastic), U64(q.Seed), U64(q.Stream), I32(q.Bits))
+		Ptr(out.Scales), I32(q.Format), Ptr(out.Codes), Bool(q.Stochastic), U64(q.Seed), U64(q.Stream), I32(q.Bits), amaxArg)
 	return out
 }
 

@@ -36,6 +36,9 @@ type Arg struct {
 // Ptr passes buffer b.
 func Ptr(b int) Arg { return Arg{Kind: ArgBuf, Buf: b} }
 
+// Null is a null pointer argument (an optional buffer left out).
+func Null() Arg { return Arg{Kind: ArgU64} }
+
 // I64 passes a long long.
 func I64(v int64) Arg { return Arg{Kind: ArgI64, Bits: uint64(v)} }
 

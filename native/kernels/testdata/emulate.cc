@@ -139,10 +139,10 @@ static double D(uint64_t s) {
 static std::map<std::string, Kernel> kernels() {
     std::map<std::string, Kernel> k;
     k["fl_encode4_sw"] = [](const std::vector<uint64_t> &a) {
-        fl_encode4_sw(P(const float *, 0), L(1), L(2), L(3), L(4), L(5), P(const float *, 6), I(7), P(fl_u8 *, 8), I(9), U(10), U(11), I(12));
+        fl_encode4_sw(P(const float *, 0), L(1), L(2), L(3), L(4), L(5), P(const float *, 6), I(7), P(fl_u8 *, 8), I(9), U(10), U(11), I(12), P(fl_u32 *, 13));
     };
     k["fl_encode1_sw"] = [](const std::vector<uint64_t> &a) {
-        fl_encode1_sw(P(const float *, 0), L(1), L(2), L(3), L(4), L(5), P(const float *, 6), I(7), P(fl_u8 *, 8), I(9), U(10), U(11), I(12));
+        fl_encode1_sw(P(const float *, 0), L(1), L(2), L(3), L(4), L(5), P(const float *, 6), I(7), P(fl_u8 *, 8), I(9), U(10), U(11), I(12), P(fl_u32 *, 13));
     };
     k["fl_rowseg4_sw"] = [](const std::vector<uint64_t> &a) {
         fl_rowseg4_sw(P(const float *, 0), L(1), L(2), L(3), L(4), I(5), I(6), I(7), D(a[8]), I(9), I(10), I(11), I(12), U(13), U(14), I(15),
