@@ -80,8 +80,8 @@ __device__ __forceinline__ fl_u32 fl_warp_max(fl_u32 m) {
 // row, a block and one Philox block. When amax is not null (one block: the
 // whole tensor, with given scales) the kernel also folds max |x| into
 // *amax, as fl_amax_flat does, sparing the tensor a second read.
-template <int VEC, bool HW>
-__device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i64 rows, fl_i64 cols, fl_i64 br,
+template <int VEC, bool HW, bool FOLD>
+__device__ __forceinline__ void fl_encode_loop(const float *__restrict__ x, fl_i64 rows, fl_i64 cols, fl_i64 br,
                                                fl_i64 bc, fl_i64 gc, const float *__restrict__ scales, int fmt,
                                                fl_u8 *__restrict__ codes, int sto, fl_u64 seed, fl_u64 stream,
                                                int rbits, fl_u32 *amax) {
@@ -101,7 +101,7 @@ __device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i
         fl_u32 u[VEC], rnd[VEC], c[VEC];
         if (VEC == 4) {
             float4 v = reinterpret_cast<const float4 *>(x)[g];
-            if (amax) {
+            if (FOLD) {
                 m = max(m, max(max(fl_f2u(v.x) & 0x7FFFFFFFu, fl_f2u(v.y) & 0x7FFFFFFFu),
                                max(fl_f2u(v.z) & 0x7FFFFFFFu, fl_f2u(v.w) & 0x7FFFFFFFu)));
             }
@@ -113,7 +113,7 @@ __device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i
                 fl_philox_block(seed, stream, (fl_u64)g, rnd);
             }
         } else {
-            if (amax) {
+            if (FOLD) {
                 m = max(m, fl_f2u(x[e]) & 0x7FFFFFFFu);
             }
             u[0] = fl_f2u(fl_scale(x[e], s));
@@ -128,7 +128,7 @@ __device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i
             codes[e] = (fl_u8)c[0];
         }
     }
-    if (amax) { // the same for every thread of the launch
+    if (FOLD) {
         __shared__ fl_u32 part[32];
         m = fl_warp_max(m);
         if ((threadIdx.x & 31) == 0) {
@@ -142,6 +142,20 @@ __device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i
                 atomicMax(amax, m);
             }
         }
+    }
+}
+
+// fl_encode_body is fl_encode_loop with the amax folded in or not, chosen
+// once per launch rather than tested per element.
+template <int VEC, bool HW>
+__device__ __forceinline__ void fl_encode_body(const float *__restrict__ x, fl_i64 rows, fl_i64 cols, fl_i64 br,
+                                               fl_i64 bc, fl_i64 gc, const float *__restrict__ scales, int fmt,
+                                               fl_u8 *__restrict__ codes, int sto, fl_u64 seed, fl_u64 stream,
+                                               int rbits, fl_u32 *amax) {
+    if (amax) {
+        fl_encode_loop<VEC, HW, true>(x, rows, cols, br, bc, gc, scales, fmt, codes, sto, seed, stream, rbits, amax);
+    } else {
+        fl_encode_loop<VEC, HW, false>(x, rows, cols, br, bc, gc, scales, fmt, codes, sto, seed, stream, rbits, amax);
     }
 }
 
@@ -207,16 +221,28 @@ __device__ __forceinline__ void fl_rowseg_body(const float *__restrict__ x, fl_i
             fl_u32 t = __shfl_xor_sync(FL_FULL, m, o);
             m = t > m ? t : m;
         }
+        // The segment's first lane computes the scale (the rule's float64
+        // division kept all 32 lanes' FP64 pipes busy: the kernel was
+        // compute-bound on an H100) and the others receive it: the bits
+        // are ORed across the segment, where every other lane holds 0.
         float scale = 1.0f; // non-finite amax: the host reports the error
-        fl_u32 scode = 0;
-        if (m < 0x7F800000u) {
-            if (kind == 1) {
-                scode = fl_mx_code(fl_u2f(m), f, mxround);
-                scale = fl_mx_scale(scode);
-            } else {
-                scale = fl_rule_scale(fl_u2f(m), f.max_value, rule);
+        fl_u32 sbits = 0, scode = 0;
+        if (sub == 0) {
+            if (m < 0x7F800000u) {
+                if (kind == 1) {
+                    scode = fl_mx_code(fl_u2f(m), f, mxround);
+                    scale = fl_mx_scale(scode);
+                } else {
+                    scale = fl_rule_scale(fl_u2f(m), f.max_value, rule);
+                }
             }
+            sbits = fl_f2u(scale);
         }
+        for (int o = G >> 1; o > 0; o >>= 1) {
+            sbits |= __shfl_xor_sync(FL_FULL, sbits, o);
+            scode |= __shfl_xor_sync(FL_FULL, scode, o);
+        }
+        scale = fl_u2f(sbits);
         if (!valid) {
             continue; // after the shuffles, which need every lane
         }
