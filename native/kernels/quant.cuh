@@ -221,28 +221,16 @@ __device__ __forceinline__ void fl_rowseg_body(const float *__restrict__ x, fl_i
             fl_u32 t = __shfl_xor_sync(FL_FULL, m, o);
             m = t > m ? t : m;
         }
-        // The segment's first lane computes the scale (the rule's float64
-        // division kept all 32 lanes' FP64 pipes busy: the kernel was
-        // compute-bound on an H100) and the others receive it: the bits
-        // are ORed across the segment, where every other lane holds 0.
         float scale = 1.0f; // non-finite amax: the host reports the error
-        fl_u32 sbits = 0, scode = 0;
-        if (sub == 0) {
-            if (m < 0x7F800000u) {
-                if (kind == 1) {
-                    scode = fl_mx_code(fl_u2f(m), f, mxround);
-                    scale = fl_mx_scale(scode);
-                } else {
-                    scale = fl_rule_scale(fl_u2f(m), f.max_value, rule);
-                }
+        fl_u32 scode = 0;
+        if (m < 0x7F800000u) {
+            if (kind == 1) {
+                scode = fl_mx_code(fl_u2f(m), f, mxround);
+                scale = fl_mx_scale(scode);
+            } else {
+                scale = fl_rule_scale(fl_u2f(m), f.max_value, rule);
             }
-            sbits = fl_f2u(scale);
         }
-        for (int o = G >> 1; o > 0; o >>= 1) {
-            sbits |= __shfl_xor_sync(FL_FULL, sbits, o);
-            scode |= __shfl_xor_sync(FL_FULL, scode, o);
-        }
-        scale = fl_u2f(sbits);
         if (!valid) {
             continue; // after the shuffles, which need every lane
         }
