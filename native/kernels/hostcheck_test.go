@@ -28,10 +28,11 @@ import (
 // left to `fp8lab-gpu parity` on a GPU.
 
 var host struct {
-	once sync.Once
-	bin  string
-	fp8  bool // built with cuda_fp8.h (hardware-conversion emulation)
-	err  string
+	once   sync.Once
+	bin    string
+	fp8    bool // built with cuda_fp8.h (hardware-conversion emulation)
+	err    string
+	broken bool // the compiler is there and the build failed
 }
 
 // cudaInclude returns a folder holding cuda_fp8.h, or "".
@@ -80,8 +81,12 @@ func hostBinary(t *testing.T) string {
 		if out, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
 			host.err = "building hostcheck: " + err.Error() + "\n" + string(out)
 			host.bin = ""
+			host.broken = true
 		}
 	})
+	if host.broken {
+		t.Fatal(host.err) // the sources do not compile: a failure, not a missing tool
+	}
 	if host.bin == "" {
 		t.Skip("hostcheck not built: " + host.err)
 	}

@@ -31,9 +31,10 @@ import (
 // grids, indexing, shuffles, shared memory and the launch arguments.
 
 var emu struct {
-	once sync.Once
-	bin  string
-	err  string
+	once   sync.Once
+	bin    string
+	err    string
+	broken bool // the compiler is there and the build failed
 }
 
 // emulator builds testdata/emulate.cc once, or skips the test.
@@ -59,10 +60,14 @@ func emulator(t *testing.T) *emulatorRunner {
 			"-I"+kdir, "-o", bin, filepath.Join(kdir, "testdata", "emulate.cc")).CombinedOutput()
 		if err != nil {
 			emu.err = "building the emulator: " + err.Error() + "\n" + string(out)
+			emu.broken = true
 			return
 		}
 		emu.bin = bin
 	})
+	if emu.broken {
+		t.Fatal(emu.err) // the kernels do not compile: a failure, not a missing tool
+	}
 	if emu.bin == "" {
 		t.Skip(emu.err)
 	}
