@@ -50,7 +50,7 @@ extern "C" __global__ void fl_amax_seg(const float *__restrict__ x, fl_i64 rows,
     const fl_i64 nseg = rows * gc;
     const fl_i64 nwarps = ((fl_i64)gridDim.x * blockDim.x) >> 5;
     for (fl_i64 s = ((fl_i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; s < nseg; s += nwarps) {
-        fl_i64 i = s / gc, b = s - i * gc;
+        fl_i64 i = fl_udiv(s, gc), b = s - i * gc;
         fl_i64 j0 = b * bc, j1 = j0 + bc < cols ? j0 + bc : cols;
         const float *row = x + i * cols;
         fl_u32 m = 0;
@@ -68,7 +68,7 @@ extern "C" __global__ void fl_amax_seg(const float *__restrict__ x, fl_i64 rows,
         }
         m = fl_warp_max(m);
         if (lane == 0) {
-            fl_u32 *g = grid + (i / br) * gc + b;
+            fl_u32 *g = grid + fl_udiv(i, br) * gc + b;
             if (br == 1) {
                 *g = m;
             } else {
@@ -121,8 +121,8 @@ extern "C" __global__ void fl_dequant(const fl_u8 *__restrict__ codes, fl_i64 ro
         fl_i64 e = g * vec;
         float s = factors[0];
         if (!uniform) {
-            fl_i64 i = e / cols, j = e - i * cols;
-            s = factors[(i / br) * gc + j / bc];
+            fl_i64 i = fl_udiv(e, cols), j = e - i * cols;
+            s = factors[fl_udiv(i, br) * gc + fl_udiv(j, bc)];
         }
         if (vec4) {
             fl_u32 c = reinterpret_cast<const fl_u32 *>(codes)[g];
@@ -162,11 +162,38 @@ __device__ __forceinline__ void fl_fwht_group(float *buf, fl_i64 base, fl_i64 h,
     }
 }
 
+// fl_fwht_group8_contig is fl_fwht_group<3> at distance h = 1, where the
+// group's eight values are contiguous: two float4 accesses instead of eight
+// scalar ones 8 words apart (an 8-way shared-memory bank conflict). base is
+// a multiple of 8 in a 16-byte-aligned buffer.
+__device__ __forceinline__ void fl_fwht_group8_contig(float *buf, fl_i64 base, bool scale, float norm) {
+    float4 *p = reinterpret_cast<float4 *>(buf + base);
+    float4 a = p[0], b = p[1];
+    float v[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+    fl_fwht_radix<3>(v);
+    if (scale) {
+#pragma unroll
+        for (int m = 0; m < 8; m++) {
+            v[m] = fl_mul(v[m], norm);
+        }
+    }
+    p[0] = make_float4(v[0], v[1], v[2], v[3]);
+    p[1] = make_float4(v[4], v[5], v[6], v[7]);
+}
+
+// fl_fwht_pass runs S stages at distance h (a power of two) over ngroups
+// groups; the group index splits with shifts, not 64-bit division.
 __device__ __forceinline__ void fl_fwht_pass(float *buf, fl_i64 ngroups, fl_i64 h, int S, bool scale, float norm,
                                              fl_i64 first, fl_i64 stride) {
+    int lh = 0;
+    while (((fl_i64)1 << lh) < h) {
+        lh++;
+    }
     for (fl_i64 q = first; q < ngroups; q += stride) {
-        fl_i64 base = (q / h) * (h << S) + (q % h);
-        if (S == 3) {
+        fl_i64 base = ((q >> lh) << (lh + S)) + (q & (h - 1));
+        if (S == 3 && h == 1) {
+            fl_fwht_group8_contig(buf, base, scale, norm);
+        } else if (S == 3) {
             fl_fwht_group<3>(buf, base, h, scale, norm);
         } else if (S == 2) {
             fl_fwht_group<2>(buf, base, h, scale, norm);
@@ -285,7 +312,7 @@ extern "C" __global__ void fl_to_bf16(const float *__restrict__ src, fl_i64 rows
     for (fl_i64 e = (fl_i64)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += (fl_i64)gridDim.x * blockDim.x) {
         fl_i64 d = e;
         if (transpose) {
-            fl_i64 i = e / cols, j = e - i * cols;
+            fl_i64 i = fl_udiv(e, cols), j = e - i * cols;
             d = j * rows + i;
         }
         dst[d] = fl_bf16(src[e]);
@@ -298,7 +325,7 @@ extern "C" __global__ void fl_to_bf16(const float *__restrict__ src, fl_i64 rows
 extern "C" __global__ void fl_scale_rowcol(float *out, fl_i64 M, fl_i64 N, const float *fa, const float *fb) {
     const fl_i64 n = M * N;
     for (fl_i64 e = (fl_i64)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += (fl_i64)gridDim.x * blockDim.x) {
-        fl_i64 i = e / N, j = e - i * N;
+        fl_i64 i = fl_udiv(e, N), j = e - i * N;
         out[e] = fl_mul(out[e], fl_mul(fa[i], fb[j]));
     }
 }
