@@ -24,6 +24,7 @@ REQUIRED=(
 	gcc g++ libc6-dev pkg-config
 	libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev
 	libxxf86vm-dev libasound2-dev
+	python3-numpy # native: scripts/gpu/torch_oracle.py --no-torch on the CPU backend's dump
 )
 OPTIONAL=(fonts-dejavu-core)
 
