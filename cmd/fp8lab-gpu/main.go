@@ -168,6 +168,11 @@ func runParity(args []string, stdout, stderr io.Writer) error {
 		cfg.Log = stderr // progress lines; the report goes to stdout
 	}
 	fmt.Fprintf(cfg.Log, "parity: reference %s; device %s\n", native.NewCPU().Info().Device, d.Info().Device)
+	if path, version, err := d.CUBLASLt(); err != nil {
+		fmt.Fprintf(cfg.Log, "parity: cuBLASLt not available, the products fail as unexpected skips: %v\n", err)
+	} else {
+		fmt.Fprintf(cfg.Log, "parity: cuBLASLt %s (version %d)\n", path, version)
+	}
 	rep, err := native.Parity(native.NewCPU(), d, cfg)
 	if err != nil {
 		return err
