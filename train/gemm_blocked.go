@@ -25,9 +25,9 @@ func blockedGemm(c, a, b []float32, aK, bK bool, M, K, N int, beta float32, pa, 
 }
 
 // grow returns s with length n, reallocated when too short.
-func grow(s []float32, n int) []float32 {
+func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]float32, n)
+		return make([]T, n)
 	}
 	return s[:n]
 }

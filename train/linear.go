@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/rng"
@@ -47,7 +48,7 @@ type linearEngine struct {
 	delayed map[int]*scaling.DelayedScaler
 	rots    map[int]*scaling.Rotation
 	stats   []OperandStats // by operand id
-	bufs    [2][]float32   // K-major scratch of the left and right operands
+	scratch [2]slotScratch // of the left and right operands
 	random  []uint32
 	capture func(capturedOperand)
 	pack    [2][]float32 // packing space of the WebAssembly build's matmul
@@ -99,13 +100,47 @@ func (e *linearEngine) snapshot() []OperandStats {
 type kmOperand struct {
 	data   []float32
 	kmajor bool
-	q      *scaling.Quantized // set when quantized, for emulated accumulation
+	q      *scaling.Quantized // K-major codes when quantized, for emulated accumulation
+}
+
+// slotScratch is the memory one operand slot of a product reuses from call
+// to call and step to step, so that rounding an operand allocates nothing.
+type slotScratch struct {
+	kmajor []float32         // a K-major copy, where the operand cannot be quantized where it lies
+	out    []float32         // the rounded operand the product reads
+	q      scaling.Quantized // its codes and scales
+}
+
+// storedGranularity returns the granularity that, applied to the stored
+// (K, other) matrix, makes the same blocks as g on its K-major transpose:
+// the codes are then the same element for element, without transposing
+// the operand in and the result back. It reports false where scaling has
+// no such granularity (MX and NVFP4 blocks run along rows only).
+func storedGranularity(g scaling.Granularity) (scaling.Granularity, bool) {
+	switch g.Kind {
+	case scaling.KindTensor:
+		return g, true
+	case scaling.KindRow:
+		return scaling.PerCol, true
+	case scaling.KindCol:
+		return scaling.PerRow, true
+	case scaling.KindTile:
+		if g.BlockRows == 1 && g.BlockCols > 0 {
+			return scaling.ColTile(g.BlockCols), true
+		}
+	case scaling.KindBlock:
+		if g.BlockRows > 0 && g.BlockCols > 0 {
+			return scaling.Block(g.BlockCols, g.BlockRows), true
+		}
+	}
+	return g, false
 }
 
 // prepare rounds one operand as the recipe says. src is (other,K) when
-// kmajor, else (K,other). FP8 operands are quantized K-major (the layout
-// the granularities refer to); the result keeps src's layout unless it was
-// rotated, in which case it is K-major.
+// kmajor, else (K,other). FP8 operands are quantized with the blocks the
+// granularity defines on the K-major operand; the result keeps src's
+// layout (so the GEMM runs with the same layouts and gonum kernels as the
+// float32 recipe) unless it was rotated, in which case it is K-major.
 func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other int, kmajor bool) (kmOperand, error) {
 	role := uses[product][slot]
 	kind, f := e.kinds[product][role], e.formats[product][role]
@@ -118,31 +153,41 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 		return kmOperand{data: src, kmajor: kmajor}, nil
 	}
 	n := K * other
-	if cap(e.bufs[slot]) < n {
-		e.bufs[slot] = make([]float32, n)
-	}
-	buf := e.bufs[slot][:n]
+	sc := &e.scratch[slot]
+	sc.out = grow(sc.out, n)
 	var random []uint32
 	if e.recipe.StochasticGrads && role == 2 && kind != opFP32 {
-		if cap(e.random) < n {
-			e.random = make([]uint32, n)
-		}
-		random = e.random[:n]
+		e.random = grow(e.random, n)
+		random = e.random
 		rng.Fill(random, e.seed, streamID(streamOperand, operandID(site, product, slot), e.step), 0)
 	}
 	if kind == opBF16 && !rotate {
 		// Elementwise rounding needs no particular layout: keep src's, so
 		// the product runs exactly as in float32.
-		copy(buf, src)
-		roundBF16(buf, random)
-		return kmOperand{data: buf, kmajor: kmajor}, nil
+		copy(sc.out, src)
+		roundBF16(sc.out, random)
+		return kmOperand{data: sc.out, kmajor: kmajor}, nil
 	}
-	if kmajor {
-		copy(buf, src)
-	} else {
-		transpose(buf, src, K, other)
+	g := p.operand(role).Granularity
+	// The operand is quantized where it lies (no copy) when it is K-major,
+	// or when its blocks have a shape on the stored layout too; random words
+	// and emulated accumulation are indexed K-major.
+	orig, rows, cols, gq := src, other, K, g
+	inPlace := kmajor && !rotate
+	if !kmajor && !rotate && random == nil && !p.emulated() && kind == opFP8 {
+		gq, inPlace = storedGranularity(g)
+		rows, cols = K, other
 	}
-	t, err := scaling.FromSlice(other, K, buf)
+	if !inPlace {
+		sc.kmajor = grow(sc.kmajor, n)
+		orig, rows, cols, gq = sc.kmajor, other, K, g
+		if kmajor {
+			copy(orig, src)
+		} else {
+			transpose(orig, src, K, other)
+		}
+	}
+	t, err := scaling.FromSlice(rows, cols, orig)
 	if err != nil {
 		return kmOperand{}, err
 	}
@@ -157,38 +202,70 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 	}
 	switch kind {
 	case opFP32:
-		return kmOperand{data: buf, kmajor: true}, nil
+		return kmOperand{data: orig, kmajor: true}, nil
 	case opBF16:
-		roundBF16(buf, random)
-		return kmOperand{data: buf, kmajor: true}, nil
+		roundBF16(orig, random)
+		return kmOperand{data: orig, kmajor: true}, nil
 	}
 	id := operandID(site, product, slot)
-	q, err := e.quantize(id, t, f, p.operand(role).Granularity, random)
+	q, err := e.quantize(id, t, f, gq, random, &sc.q)
 	if err != nil {
 		return kmOperand{}, fmt.Errorf("train: %s %s %s: %w", siteName(e.cfg, site), productNames[product], roleNames[role], err)
 	}
-	if e.capture != nil {
-		e.capture(capturedOperand{site, product, role, t.Clone(), q})
-	}
-	deq, err := q.Dequantize()
-	if err != nil {
+	if err := q.DequantizeInto(sc.out); err != nil {
 		return kmOperand{}, err
 	}
 	if !e.eval {
-		e.count(id, buf, deq.Data, q)
+		e.count(id, orig, sc.out, q)
 	}
-	if !kmajor && !rotate {
-		// Back to src's layout: the GEMM then runs with the same operand
-		// layouts (and gonum kernels) as the float32 recipe.
-		transpose(buf, deq.Data, other, K)
-		return kmOperand{data: buf, kmajor: false, q: q}, nil
+	stored := inPlace && !kmajor // quantized as (K, other)
+	if e.capture != nil {
+		if err := e.captureOperand(site, product, role, t, q, stored); err != nil {
+			return kmOperand{}, err
+		}
 	}
-	copy(buf, deq.Data)
-	return kmOperand{data: buf, kmajor: true, q: q}, nil
+	switch {
+	case stored:
+		return kmOperand{data: sc.out, kmajor: false}, nil
+	case !kmajor && !rotate:
+		// Quantized in a K-major copy: back to src's layout, into the copy's
+		// memory (the original values are no longer needed).
+		transpose(sc.kmajor, sc.out, other, K)
+		return kmOperand{data: sc.kmajor, kmajor: false, q: q}, nil
+	}
+	return kmOperand{data: sc.out, kmajor: true, q: q}, nil
+}
+
+// captureOperand hands the test hook the operand as scaling saw it and its
+// quantization, both K-major and copied (the engine reuses its buffers).
+func (e *linearEngine) captureOperand(site, product, role int, t *scaling.Tensor, q *scaling.Quantized, stored bool) error {
+	c := capturedOperand{site: site, product: product, role: role, input: t.Clone(), q: cloneQuantized(q)}
+	if stored {
+		var err error
+		if c.input, err = t.Transpose(); err != nil {
+			return err
+		}
+		if c.q, err = transposeQuantized(q); err != nil {
+			return err
+		}
+	}
+	e.capture(c)
+	return nil
+}
+
+// cloneQuantized returns a copy of q that shares no memory with it.
+func cloneQuantized(q *scaling.Quantized) *scaling.Quantized {
+	c := *q
+	c.Codes = slices.Clone(q.Codes)
+	c.Scales = slices.Clone(q.Scales)
+	c.Amax = slices.Clone(q.Amax)
+	c.ScaleCodes = slices.Clone(q.ScaleCodes)
+	return &c
 }
 
 // quantize runs scaling's current or delayed scaling on one operand.
-func (e *linearEngine) quantize(id int, t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, random []uint32) (*scaling.Quantized, error) {
+// Current scaling writes into reuse.
+func (e *linearEngine) quantize(id int, t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, random []uint32, reuse *scaling.Quantized) (*scaling.Quantized, error) {
 	var mode fp8.Mode
 	if random != nil {
 		mode = fp8.Mode{Round: fp8.Stochastic, RandomBits: 32}
@@ -215,7 +292,10 @@ func (e *linearEngine) quantize(id int, t *scaling.Tensor, f *fp8.Format, g scal
 	if g.Kind == scaling.KindMX || g.Kind == scaling.KindNVFP4 {
 		opts.Rule = scaling.ScaleRule{}
 	}
-	return scaling.Quantize(t, f, g, opts)
+	if err := scaling.QuantizeInto(reuse, t, f, g, opts); err != nil {
+		return nil, err
+	}
+	return reuse, nil
 }
 
 // count adds an operand's amax, overflows and underflows to its statistics.
@@ -261,9 +341,9 @@ func (e *linearEngine) rotation(K, block int) (*scaling.Rotation, error) {
 // gemm computes c (M,N) = beta·c + a·b for a with M rows and b with N
 // columns over the contraction K, each given K-major or (K, other).
 func (e *linearEngine) gemm(product int, c []float32, a, b kmOperand, M, K, N int, beta float32) error {
-	acc := e.recipe.products()[product].Accumulator
-	if acc != nil && *acc != scaling.Float32Accumulator && a.q != nil && b.q != nil {
-		return emulatedGemm(c, a.q, b.q, *acc, beta)
+	p := e.recipe.products()[product]
+	if p.emulated() && a.q != nil && b.q != nil {
+		return emulatedGemm(c, a.q, b.q, *p.Accumulator, beta)
 	}
 	e.matmul(c, a.data, b.data, a.kmajor, b.kmajor, M, K, N, beta)
 	return nil

@@ -124,6 +124,12 @@ var roleNames = [3]string{"input", "weight", "grad_output"}
 // uses[product] lists the roles a product multiplies (left, right).
 var uses = [3][2]int{{0, 1}, {2, 1}, {0, 2}}
 
+// emulated reports whether the product emulates an accumulator other than
+// float32, multiplying K-major codes with scaling.ScaledMatMul.
+func (p *Product) emulated() bool {
+	return p.Accumulator != nil && *p.Accumulator != scaling.Float32Accumulator
+}
+
 func (p *Product) operand(role int) *Operand {
 	return [3]*Operand{&p.Input, &p.Weight, &p.GradOutput}[role]
 }
