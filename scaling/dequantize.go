@@ -2,6 +2,7 @@ package scaling
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fp8lab/fp8lab/internal/parallel"
 )
@@ -48,35 +49,33 @@ func (q *Quantized) DequantizeInto(dst []float32) error {
 	// scale covers a long run (tensor and row scales of long rows).
 	useTable := q.BlockCols >= tableMinRun || q.ScaleCols == 1 && q.BlockRows*q.BlockCols >= tableMinRun
 	return parallel.Chunks(q.Rows, 1, len(q.Codes), func(lo, hi int) error {
-		var tab [256]float32
-		tabBlock := -1
+		if useTable {
+			q.dequantizeTable(dst, lo, hi, mul, factors)
+			return nil
+		}
+		// Decode the chunk's rows in one call, then scale them.
+		if err := q.Format.DecodeSlice32(dst[lo*q.Cols:hi*q.Cols], q.Codes[lo*q.Cols:hi*q.Cols]); err != nil {
+			return err
+		}
+		var inv []float32 // column scales: their exact inverses, if all have one
+		band := -1
 		for i := lo; i < hi; i++ {
 			row := dst[i*q.Cols : (i+1)*q.Cols]
-			codes := q.Codes[i*q.Cols : (i+1)*q.Cols]
 			base := (i / q.BlockRows) * q.ScaleCols
-			if useTable {
-				for j0 := 0; j0 < q.Cols; j0 += q.BlockCols {
-					b := base + j0/q.BlockCols
-					if b != tabBlock {
-						q.scaledTable(&tab, b, mul, factors)
-						tabBlock = b
-					}
-					end := min(j0+q.BlockCols, q.Cols)
-					seg, cs := row[j0:end], codes[j0:end]
-					for k, c := range cs[:len(seg)] {
-						seg[k] = tab[c]
-					}
-				}
-				continue
-			}
-			if err := q.Format.DecodeSlice32(row, codes); err != nil {
-				return err
-			}
 			if q.BlockCols == 1 && !mul {
 				// One scale per element of the row (column scales).
 				s := q.Scales[base : base+q.Cols]
-				for k := range row {
-					row[k] /= s[k]
+				if base != band {
+					inv, band = exactInverses(inv, s), base
+				}
+				if inv != nil {
+					for k := range row {
+						row[k] *= inv[k]
+					}
+				} else {
+					for k := range row {
+						row[k] /= s[k]
+					}
 				}
 				continue
 			}
@@ -88,6 +87,10 @@ func (q *Quantized) DequantizeInto(dst []float32) error {
 					for k := range seg {
 						seg[k] *= m
 					}
+				} else if r, ok := exactInverse(q.Scales[b]); ok {
+					for k := range seg {
+						seg[k] *= r
+					}
 				} else {
 					s := q.Scales[b]
 					for k := range seg {
@@ -98,6 +101,60 @@ func (q *Quantized) DequantizeInto(dst []float32) error {
 		}
 		return nil
 	})
+}
+
+// dequantizeTable is DequantizeInto's path for long runs under one scale:
+// rows [lo, hi) through a table of each code's scaled value, rebuilt when
+// the block changes.
+func (q *Quantized) dequantizeTable(dst []float32, lo, hi int, mul bool, factors []float32) {
+	var tab [256]float32
+	tabBlock := -1
+	for i := lo; i < hi; i++ {
+		row := dst[i*q.Cols : (i+1)*q.Cols]
+		codes := q.Codes[i*q.Cols : (i+1)*q.Cols]
+		base := (i / q.BlockRows) * q.ScaleCols
+		for j0 := 0; j0 < q.Cols; j0 += q.BlockCols {
+			b := base + j0/q.BlockCols
+			if b != tabBlock {
+				q.scaledTable(&tab, b, mul, factors)
+				tabBlock = b
+			}
+			end := min(j0+q.BlockCols, q.Cols)
+			seg, cs := row[j0:end], codes[j0:end]
+			for k, c := range cs[:len(seg)] {
+				seg[k] = tab[c]
+			}
+		}
+	}
+}
+
+// exactInverse returns 1/s when s is a power of two whose inverse float32
+// holds exactly (every scale rounded with Pow2, every MX scale): then x·(1/s)
+// and x/s are the same correctly rounded number, and a multiply is several
+// times cheaper than a division.
+func exactInverse(s float32) (float32, bool) {
+	b := math.Float32bits(s)
+	exp := int(b>>23) & 0xff
+	if b&0x807fffff != 0 || exp == 0 || exp == 0xff {
+		return 0, false // not a positive normal power of two
+	}
+	// s = 2^(exp-127) with exp in 1..254: 1/s = 2^(127-exp) is at least
+	// 2^-127, a subnormal power of two, which float32 holds exactly.
+	return 1 / s, true
+}
+
+// exactInverses returns the exact inverses of scales (see exactInverse) in
+// buf's memory, or nil when one of them has none.
+func exactInverses(buf, scales []float32) []float32 {
+	buf = resize(buf, len(scales))
+	for k, s := range scales {
+		r, ok := exactInverse(s)
+		if !ok {
+			return nil
+		}
+		buf[k] = r
+	}
+	return buf
 }
 
 // scaledTable fills tab with every code's value in block b, formed as the

@@ -9,19 +9,29 @@ import (
 )
 
 // DequantizeInto, on every path (a table per long run of one scale, one
-// scale per element, blocks), gives each element dec(code)/Scales[b], or
-// dec(code)·factor for MX and NVFP4, in float32, bit for bit.
+// scale per element, blocks; power-of-two scales multiplied by their
+// inverse), gives each element dec(code)/Scales[b], or dec(code)·factor for
+// MX and NVFP4, in float32, bit for bit.
 func TestDequantizeIntoMatchesElementwise(t *testing.T) {
 	shapes := [][2]int{{3, 700}, {64, 48}, {600, 5}, {1, 1}, {40, 1024}}
 	gs := append(Granularities(), ColTile(16), Tile(4), Block(8, 4))
+	rules := []ScaleRule{{}, {Pow2: Pow2Down}, {Pow2: Pow2Up, Margin: 3}}
+	cases := 0
 	for _, g := range gs {
-		for _, f := range elementFormats(g)[:1] {
+		for ri, rule := range rules {
+			if !g.FloatScales() && ri > 0 {
+				break
+			}
 			for k, sh := range shapes {
-				x := normal(t, sh[0], sh[1], 3, uint64(10+k))
-				q, err := Quantize(x, f, g, Options{})
+				fs := elementFormats(g)
+				f := fs[k%len(fs)]
+				// Values from 1e-20 up, so that the scales reach far.
+				x := normal(t, sh[0], sh[1], math.Pow(10, float64(10*k-20)), uint64(10+k))
+				q, err := Quantize(x, f, g, Options{Rule: rule})
 				if err != nil {
 					continue // a shape the granularity does not take
 				}
+				cases++
 				got := make([]float32, x.Len())
 				for i := range got {
 					got[i] = float32(math.NaN()) // stale values must not survive
@@ -48,6 +58,7 @@ func TestDequantizeIntoMatchesElementwise(t *testing.T) {
 			}
 		}
 	}
+	assert.Greater(t, cases, 50)
 }
 
 func TestDequantizeIntoLength(t *testing.T) {

@@ -310,11 +310,14 @@ func (e *linearEngine) count(id int, orig, deq []float32, q *scaling.Quantized) 
 	// just above it are not clipped.
 	tol := 1 + math.Ldexp(1, -q.Format.Spec().ManBits-2)
 	var over, under int64
+	deq, codes := deq[:len(orig)], q.Codes[:len(orig)]
 	for i, x := range orig {
-		d := deq[i]
-		if x != 0 && d == 0 {
-			under++
-		} else if q.Codes[i]&^sign == maxCode && math.Abs(float64(x)) > math.Abs(float64(d))*tol {
+		// Most elements are neither: one predictable test each.
+		if d := deq[i]; d == 0 {
+			if x != 0 {
+				under++
+			}
+		} else if codes[i]&^sign == maxCode && math.Abs(float64(x)) > math.Abs(float64(d))*tol {
 			over++
 		}
 	}
