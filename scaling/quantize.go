@@ -294,7 +294,9 @@ const chunkLen = 4096
 // encodeBlocks fills q.Codes: every element is multiplied by its block's
 // scale in float32 into a reused buffer, which fp8's bulk encoder then
 // rounds. With st, the error statistics of each chunk are gathered while
-// the chunk is still in cache. Rows are split across cores.
+// the chunk is still in cache. Rows are split across cores; rows shorter
+// than chunkLen are encoded several at a time (encodeRowSpan), so that a
+// matrix of short rows does not pay one encoder call per row.
 func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options, st *statsAcc) error {
 	f, mode := q.Format, opts.Mode
 	if st != nil {
@@ -307,6 +309,21 @@ func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options, st *statsAcc)
 			defer st.merge(&cs.s)
 		}
 		buf := make([]float32, min(chunkLen, t.Cols))
+		if t.Cols <= chunkLen/2 {
+			buf = make([]float32, chunkLen)
+			span := chunkLen / t.Cols
+			for i := lo; i < hi; i += span {
+				if err := encodeRowSpan(q, t, l, opts, i, min(i+span, hi), buf); err != nil {
+					return err
+				}
+				if cs != nil {
+					for r := i; r < min(i+span, hi); r++ {
+						cs.add(r, 0, t.Data[r*t.Cols:(r+1)*t.Cols], q.Codes[r*t.Cols:(r+1)*t.Cols])
+					}
+				}
+			}
+			return nil
+		}
 		for i := lo; i < hi; i++ {
 			row := t.Data[i*t.Cols : (i+1)*t.Cols]
 			scales := q.Scales[(i/l.br)*l.gc : (i/l.br+1)*l.gc]
@@ -351,6 +368,55 @@ func encodeScaledRun(f *fp8.Format, dst []uint8, src []float32, j0 int, scales [
 		return nil
 	}
 	return f.EncodeScaledSlice32(dst, src, scales[j0/bc:], bc, mode)
+}
+
+// encodeRowSpan encodes the whole rows [lo, hi), which hold at most
+// len(buf) elements, in as few encoder calls as their blocks allow: one
+// fused call where the span's blocks follow each other in q.Scales (blocks
+// that tile rows, br = 1) or one block covers whole rows (tensor, row
+// bands), otherwise one call on the span scaled into buf. The codes are
+// those of encoding each row on its own.
+func encodeRowSpan(q *Quantized, t *Tensor, l layout, opts Options, lo, hi int, buf []float32) error {
+	f, mode := q.Format, opts.Mode
+	cols := t.Cols
+	if mode.Round != fp8.Stochastic && l.bc >= fusedMinBlock {
+		switch {
+		case l.br == 1 && cols%l.bc == 0:
+			// Element k of the span lies in block lo·gc + k/bc.
+			if err := f.EncodeScaledSlice32(q.Codes[lo*cols:hi*cols], t.Data[lo*cols:hi*cols], q.Scales[lo*l.gc:], l.bc, mode); err != nil {
+				return fmt.Errorf("rows %d to %d: %w", lo, hi-1, err)
+			}
+			return nil
+		case l.gc == 1:
+			// One scale per band of br whole rows: a call per band.
+			for i := lo; i < hi; {
+				end := min(hi, (i/l.br+1)*l.br)
+				n := (end - i) * cols
+				if err := f.EncodeScaledSlice32(q.Codes[i*cols:end*cols], t.Data[i*cols:end*cols], q.Scales[i/l.br:], n, mode); err != nil {
+					return fmt.Errorf("rows %d to %d: %w", i, end-1, err)
+				}
+				i = end
+			}
+			return nil
+		}
+	}
+	n := (hi - lo) * cols
+	for i := lo; i < hi; i++ {
+		scales := q.Scales[(i/l.br)*l.gc : (i/l.br+1)*l.gc]
+		k := (i - lo) * cols
+		scaleChunk(buf[k:k+cols], t.Data[i*cols:(i+1)*cols], 0, scales, l.bc)
+	}
+	codes := q.Codes[lo*cols : hi*cols]
+	var err error
+	if mode.Round == fp8.Stochastic {
+		err = f.EncodeSliceStochastic32(codes, buf[:n], opts.Random[lo*cols:hi*cols], mode)
+	} else {
+		err = f.EncodeSlice32(codes, buf[:n], mode)
+	}
+	if err != nil {
+		return fmt.Errorf("rows %d to %d: %w", lo, hi-1, err)
+	}
+	return nil
 }
 
 // scaleChunk writes dst[j] = src[j] · scales[(j0+j)/bc], the float32
