@@ -308,12 +308,11 @@ func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options, st *statsAcc)
 			cs = newChunkStats(q, mode, st)
 			defer st.merge(&cs.s)
 		}
-		buf := make([]float32, min(chunkLen, t.Cols))
 		if t.Cols <= chunkLen/2 {
-			buf = make([]float32, chunkLen)
+			var buf []float32 // allocated where a span needs it
 			span := chunkLen / t.Cols
 			for i := lo; i < hi; i += span {
-				if err := encodeRowSpan(q, t, l, opts, i, min(i+span, hi), buf); err != nil {
+				if err := encodeRowSpan(q, t, l, opts, i, min(i+span, hi), &buf); err != nil {
 					return err
 				}
 				if cs != nil {
@@ -324,6 +323,7 @@ func encodeBlocks(q *Quantized, t *Tensor, l layout, opts Options, st *statsAcc)
 			}
 			return nil
 		}
+		buf := make([]float32, min(chunkLen, t.Cols))
 		for i := lo; i < hi; i++ {
 			row := t.Data[i*t.Cols : (i+1)*t.Cols]
 			scales := q.Scales[(i/l.br)*l.gc : (i/l.br+1)*l.gc]
@@ -371,12 +371,13 @@ func encodeScaledRun(f *fp8.Format, dst []uint8, src []float32, j0 int, scales [
 }
 
 // encodeRowSpan encodes the whole rows [lo, hi), which hold at most
-// len(buf) elements, in as few encoder calls as their blocks allow: one
+// chunkLen elements, in as few encoder calls as their blocks allow: one
 // fused call where the span's blocks follow each other in q.Scales (blocks
 // that tile rows, br = 1) or one block covers whole rows (tensor, row
-// bands), otherwise one call on the span scaled into buf. The codes are
-// those of encoding each row on its own.
-func encodeRowSpan(q *Quantized, t *Tensor, l layout, opts Options, lo, hi int, buf []float32) error {
+// bands), otherwise one call on the span scaled into *buf (allocated on
+// first use, chunkLen long). The codes are those of encoding each row on
+// its own.
+func encodeRowSpan(q *Quantized, t *Tensor, l layout, opts Options, lo, hi int, bufp *[]float32) error {
 	f, mode := q.Format, opts.Mode
 	cols := t.Cols
 	if mode.Round != fp8.Stochastic && l.bc >= fusedMinBlock {
@@ -400,6 +401,10 @@ func encodeRowSpan(q *Quantized, t *Tensor, l layout, opts Options, lo, hi int, 
 			return nil
 		}
 	}
+	if *bufp == nil {
+		*bufp = make([]float32, chunkLen)
+	}
+	buf := *bufp
 	n := (hi - lo) * cols
 	for i := lo; i < hi; i++ {
 		scales := q.Scales[(i/l.br)*l.gc : (i/l.br+1)*l.gc]

@@ -131,3 +131,40 @@ func gemmOperands(M, K, N int) (a, b, c []float32) {
 	}
 	return a, b, c
 }
+
+// BenchmarkPrepare times the rounding of one operand (quantize, dequantize,
+// statistics) on the classroom configuration's largest activation, 256
+// tokens × 128 channels, given K-major (the forward product's input) and
+// as stored (K, other) (the weight gradient's), in ns per element.
+func BenchmarkPrepare(b *testing.B) {
+	N, C := 256, 128
+	x, _, _ := gemmOperands(N, C, 1)
+	for _, name := range []string{"tensorwise", "rowwise", "mxfp8"} {
+		for _, kmajor := range []bool{true, false} {
+			layout := "kmajor"
+			if !kmajor {
+				layout = "stored"
+			}
+			b.Run(name+"/"+layout, func(b *testing.B) {
+				r, err := RecipeByName(name)
+				if err != nil {
+					b.Fatal(err)
+				}
+				e, err := newLinearEngine(Classroom(), r, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				product, K, other := 0, C, N // forward input: (N, C), K = C
+				if !kmajor {
+					product, K, other = 2, N, C // weight-gradient input: K = N
+				}
+				for range b.N {
+					if _, err := e.prepare(0, product, 0, x, K, other, kmajor); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*N*C), "ns/element")
+			})
+		}
+	}
+}

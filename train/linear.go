@@ -1,6 +1,7 @@
 package train
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -304,21 +305,62 @@ func (e *linearEngine) count(id int, orig, deq []float32, q *scaling.Quantized) 
 	for _, a := range q.Amax {
 		st.Amax = max(st.Amax, a)
 	}
-	maxCode := q.Format.MaxCode()
-	sign := uint8(1) << (q.Format.Bits() - 1)
+	f := q.Format
+	maxCode := f.MaxCode()
+	sign := uint8(1) << (f.Bits() - 1)
 	// A quarter of Max's ulp, relative: values that round to Max from
 	// just above it are not clipped.
-	tol := 1 + math.Ldexp(1, -q.Format.Spec().ManBits-2)
-	var over, under int64
+	tol := 1 + math.Ldexp(1, -f.Spec().ManBits-2)
 	deq, codes := deq[:len(orig)], q.Codes[:len(orig)]
-	for i, x := range orig {
-		// Most elements are neither: one predictable test each.
-		if d := deq[i]; d == 0 {
+	var special [256]bool // codes that may count: all, or those of ±0 and ±Max
+	if !q.Granularity.FloatScales() && q.Granularity.Kind != scaling.KindMX {
+		// NVFP4: a block scale that rounded to zero zeroes nonzero codes.
+		for c := range special {
+			special[c] = true
+		}
+	} else {
+		// Float32 and power-of-two scales turn every nonzero code into a
+		// nonzero value (the smallest subnormal of any format over the
+		// largest scale stays above float32's smallest), so only codes of
+		// ±0 and ±Max can count: a byte test per element finds them.
+		for c := range f.NumCodes() {
+			special[c] = f.Decode32(uint8(c)) == 0 || uint8(c)&^sign == maxCode
+		}
+	}
+	var over, under int64
+	// tally counts element i: underflow where it became zero, overflow where
+	// it was clipped at ±Max.
+	tally := func(i int) {
+		x, d, c := orig[i], deq[i], codes[i]
+		if d == 0 {
 			if x != 0 {
 				under++
 			}
-		} else if codes[i]&^sign == maxCode && math.Abs(float64(x)) > math.Abs(float64(d))*tol {
+		} else if c&^sign == maxCode && math.Abs(float64(x)) > math.Abs(float64(d))*tol {
 			over++
+		}
+	}
+	// Eight codes at a time: a word with no byte of ±0 or ±Max (sign
+	// cleared) needs no look (the zero-byte test finds any such byte, and a
+	// false alarm only costs the byte-by-byte look).
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	keep, maxes := uint64(^sign)*ones, uint64(maxCode)*ones
+	zeroByte := func(v uint64) bool { return (v-ones)&^v&highs != 0 }
+	i := 0
+	for ; i+8 <= len(codes); i += 8 {
+		w := binary.LittleEndian.Uint64(codes[i:]) & keep
+		if !zeroByte(w) && !zeroByte(w^maxes) {
+			continue
+		}
+		for k := i; k < i+8; k++ {
+			if special[codes[k]] {
+				tally(k)
+			}
+		}
+	}
+	for ; i < len(codes); i++ {
+		if special[codes[i]] {
+			tally(i)
 		}
 	}
 	st.Overflow += over
