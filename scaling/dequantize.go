@@ -48,19 +48,22 @@ func (q *Quantized) DequantizeInto(dst []float32) error {
 	// A table maps each code straight to its scaled value; it pays when one
 	// scale covers a long run (tensor and row scales of long rows).
 	useTable := q.BlockCols >= tableMinRun || q.ScaleCols == 1 && q.BlockRows*q.BlockCols >= tableMinRun
+	var dec [256]float32 // every code's decoded value, as DecodeSlice32 gives it
+	for c := range dec {
+		dec[c] = q.Format.Decode32(uint8(c))
+	}
 	return parallel.Chunks(q.Rows, 1, len(q.Codes), func(lo, hi int) error {
 		if useTable {
 			q.dequantizeTable(dst, lo, hi, mul, factors)
 			return nil
 		}
-		// Decode the chunk's rows in one call, then scale them.
-		if err := q.Format.DecodeSlice32(dst[lo*q.Cols:hi*q.Cols], q.Codes[lo*q.Cols:hi*q.Cols]); err != nil {
-			return err
-		}
+		// Decode and scale in one pass: the decoded value, then the
+		// float32 product or quotient.
 		var inv []float32 // column scales: their exact inverses, if all have one
 		band := -1
 		for i := lo; i < hi; i++ {
 			row := dst[i*q.Cols : (i+1)*q.Cols]
+			codes := q.Codes[i*q.Cols : (i+1)*q.Cols]
 			base := (i / q.BlockRows) * q.ScaleCols
 			if q.BlockCols == 1 && !mul {
 				// One scale per element of the row (column scales).
@@ -69,32 +72,36 @@ func (q *Quantized) DequantizeInto(dst []float32) error {
 					inv, band = exactInverses(inv, s), base
 				}
 				if inv != nil {
-					for k := range row {
-						row[k] *= inv[k]
+					inv := inv[:len(row)]
+					for k, c := range codes[:len(row)] {
+						row[k] = dec[c] * inv[k]
 					}
 				} else {
-					for k := range row {
-						row[k] /= s[k]
+					s := s[:len(row)]
+					for k, c := range codes[:len(row)] {
+						row[k] = dec[c] / s[k]
 					}
 				}
 				continue
 			}
 			for j0 := 0; j0 < q.Cols; j0 += q.BlockCols {
 				b := base + j0/q.BlockCols
-				seg := row[j0:min(j0+q.BlockCols, q.Cols)]
+				end := min(j0+q.BlockCols, q.Cols)
+				seg, cs := row[j0:end], codes[j0:end]
+				cs = cs[:len(seg)]
 				if mul {
 					m := factors[b]
-					for k := range seg {
-						seg[k] *= m
+					for k, c := range cs {
+						seg[k] = dec[c] * m
 					}
 				} else if r, ok := exactInverse(q.Scales[b]); ok {
-					for k := range seg {
-						seg[k] *= r
+					for k, c := range cs {
+						seg[k] = dec[c] * r
 					}
 				} else {
 					s := q.Scales[b]
-					for k := range seg {
-						seg[k] /= s
+					for k, c := range cs {
+						seg[k] = dec[c] / s
 					}
 				}
 			}
