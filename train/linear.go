@@ -49,7 +49,10 @@ type linearEngine struct {
 	delayed map[int]*scaling.DelayedScaler
 	rots    map[int]*scaling.Rotation
 	stats   []OperandStats // by operand id
-	scratch [2]slotScratch // of the left and right operands
+	// scratch holds the left and right operands' memory; spare takes the
+	// input gradient's dY aside while the weight gradient reuses it.
+	scratch [2]*slotScratch
+	spare   *slotScratch
 	random  []uint32
 	capture func(capturedOperand)
 	pack    [2][]float32 // packing space of the WebAssembly build's matmul
@@ -61,7 +64,8 @@ func newLinearEngine(cfg Config, r *Recipe, seed uint64) (*linearEngine, error) 
 	}
 	rule, _ := r.Scaling.rule()
 	e := &linearEngine{cfg: cfg, recipe: r, seed: seed, rule: rule,
-		delayed: map[int]*scaling.DelayedScaler{}, rots: map[int]*scaling.Rotation{}}
+		delayed: map[int]*scaling.DelayedScaler{}, rots: map[int]*scaling.Rotation{},
+		scratch: [2]*slotScratch{{}, {}}, spare: &slotScratch{}}
 	for pi, p := range r.products() {
 		for role := range 3 {
 			e.kinds[pi][role], e.formats[pi][role], _ = p.operand(role).kind()
@@ -110,6 +114,8 @@ type slotScratch struct {
 	kmajor []float32         // a K-major copy, where the operand cannot be quantized where it lies
 	out    []float32         // the rounded operand the product reads
 	q      scaling.Quantized // its codes and scales
+	// counted is what the last rounding added to the statistics.
+	counted OperandStats
 }
 
 // storedGranularity returns the granularity that, applied to the stored
@@ -154,7 +160,8 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 		return kmOperand{data: src, kmajor: kmajor}, nil
 	}
 	n := K * other
-	sc := &e.scratch[slot]
+	sc := e.scratch[slot]
+	sc.counted = OperandStats{}
 	sc.out = grow(sc.out, n)
 	var random []uint32
 	if e.recipe.StochasticGrads && role == 2 && kind != opFP32 {
@@ -217,7 +224,8 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 		return kmOperand{}, err
 	}
 	if !e.eval {
-		e.count(id, orig, sc.out, q)
+		sc.counted = count(orig, sc.out, q)
+		e.stats[id].add(sc.counted)
 	}
 	stored := inPlace && !kmajor // quantized as (K, other)
 	if e.capture != nil {
@@ -235,6 +243,24 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 		return kmOperand{data: sc.kmajor, kmajor: false, q: q}, nil
 	}
 	return kmOperand{data: sc.out, kmajor: true, q: q}, nil
+}
+
+// sameGradRounding reports whether the weight gradient's dY operand is
+// rounded exactly as the input gradient's: the same kind and format, one
+// current scale for the whole tensor (or BF16) without random words, no
+// rotation, and no emulated accumulation, which needs K-major codes.
+func (e *linearEngine) sameGradRounding(site int) bool {
+	r := e.recipe
+	ig, wg := r.products()[1], r.products()[2]
+	kind := e.kinds[1][2]
+	switch {
+	case site == e.cfg.Layers*sitesPerLayer && !r.QuantizeHead, kind == opFP32,
+		kind != e.kinds[2][2], e.formats[1][2] != e.formats[2][2],
+		r.StochasticGrads, r.Scaling.Delayed, wg.Hadamard > 0, wg.emulated():
+		return false
+	}
+	return kind == opBF16 || ig.GradOutput.Granularity.Kind == scaling.KindTensor &&
+		wg.GradOutput.Granularity.Kind == scaling.KindTensor
 }
 
 // captureOperand hands the test hook the operand as scaling saw it and its
@@ -299,9 +325,17 @@ func (e *linearEngine) quantize(id int, t *scaling.Tensor, f *fp8.Format, g scal
 	return reuse, nil
 }
 
-// count adds an operand's amax, overflows and underflows to its statistics.
-func (e *linearEngine) count(id int, orig, deq []float32, q *scaling.Quantized) {
-	st := &e.stats[id]
+// add folds counts of a later rounding into s.
+func (s *OperandStats) add(c OperandStats) {
+	s.Amax = max(s.Amax, c.Amax)
+	s.Overflow += c.Overflow
+	s.Underflow += c.Underflow
+	s.Elements += c.Elements
+}
+
+// count returns an operand's amax, overflows and underflows.
+func count(orig, deq []float32, q *scaling.Quantized) OperandStats {
+	var st OperandStats
 	for _, a := range q.Amax {
 		st.Amax = max(st.Amax, a)
 	}
@@ -363,9 +397,8 @@ func (e *linearEngine) count(id int, orig, deq []float32, q *scaling.Quantized) 
 			tally(i)
 		}
 	}
-	st.Overflow += over
-	st.Underflow += under
-	st.Elements += int64(len(orig))
+	st.Overflow, st.Underflow, st.Elements = over, under, int64(len(orig))
+	return st
 }
 
 // rotation returns the random Hadamard rotation of K with the given block,
@@ -495,13 +528,34 @@ func (e *linearEngine) backward(site int, dinp, dweight, dbias, dout, inp, weigh
 	}
 	// dW = Xᵀ·dY, computed as its transpose doutᵀ·inp (OC,IC), the layout
 	// the weight is stored in; contraction over the N tokens.
+	var dy2 kmOperand
+	reuse := e.sameGradRounding(site)
+	if reuse {
+		// The weight gradient rounds dY exactly as the input gradient did:
+		// keep that result (its memory set aside from x's rounding) and
+		// count it again rather than round it again. dout is (N,OC) in
+		// both products, K-major for one and stored (K, other) for the other.
+		e.scratch[0], e.spare = e.spare, e.scratch[0]
+		dy2 = kmOperand{data: dy.data, kmajor: false}
+		e.stats[operandID(site, 2, 1)].add(e.spare.counted)
+		if e.capture != nil && e.kinds[2][2] == opFP8 {
+			t, err := scaling.FromSlice(N, OC, dout)
+			if err != nil {
+				return err
+			}
+			if err := e.captureOperand(site, 2, 2, t, dy.q, true); err != nil {
+				return err
+			}
+		}
+	}
 	x, err := e.prepare(site, 2, 0, inp, N, IC, false)
 	if err != nil {
 		return err
 	}
-	dy2, err := e.prepare(site, 2, 1, dout, N, OC, false)
-	if err != nil {
-		return err
+	if !reuse {
+		if dy2, err = e.prepare(site, 2, 1, dout, N, OC, false); err != nil {
+			return err
+		}
 	}
 	if err := e.gemm(2, dweight, dy2, x, OC, N, IC, 1); err != nil {
 		return err
