@@ -20,8 +20,12 @@
 // or an FP8 (or FP4) element format with a scaling granularity, current or
 // delayed scaling, stochastic rounding of gradients, a Hadamard rotation of
 // the weight-gradient operands, and emulated fast accumulation. Operands are
-// quantized with scaling.Quantize (or a scaling.DelayedScaler), dequantized,
-// and multiplied in float32 with gonum's Sgemm; see Recipe.
+// quantized with scaling.QuantizeInto (or a scaling.DelayedScaler),
+// dequantized with DequantizeInto into memory reused every step, and
+// multiplied in float32 with gonum's Sgemm; see Recipe. An operand stored
+// with K as its rows is quantized where it lies, with the granularity that
+// makes the same blocks there (row scales become column scales), so the
+// codes are those of its K-major transpose without transposing it.
 //
 // # Optimizer and data
 //
