@@ -49,7 +49,9 @@ func BenchmarkStep(b *testing.B) {
 // same weights and batches, so load on the machine falls on both alike.
 // It reports x-fp32, the recipe's median step time over float32's, beside
 // both medians: on the shared VM other work stalls single steps by up to
-// several times, which a mean would carry into the ratio.
+// several times, which a mean would carry into the ratio. x-fp32-cpu is
+// the ratio of the process's CPU time (all threads) spent in the steps,
+// which other processes' load does not inflate.
 func BenchmarkStepRatio(b *testing.B) {
 	c, err := GoSourceCorpus(GoRoot(), 1<<20)
 	if err != nil {
@@ -69,18 +71,23 @@ func BenchmarkStepRatio(b *testing.B) {
 					}
 				}
 				var steps [2][]time.Duration
+				var cpu [2]time.Duration
 				b.ResetTimer()
 				for range b.N {
 					for i, tr := range trainers {
-						start := time.Now()
+						start, startCPU := time.Now(), processCPU()
 						if _, err := tr.Step(); err != nil {
 							b.Fatal(err)
 						}
 						steps[i] = append(steps[i], time.Since(start))
+						cpu[i] += processCPU() - startCPU
 					}
 				}
 				fp32, quantized := median(steps[0]), median(steps[1])
 				b.ReportMetric(float64(quantized)/float64(fp32), "x-fp32")
+				if cpu[0] > 0 {
+					b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "x-fp32-cpu")
+				}
 				b.ReportMetric(fp32.Seconds()*1000, "fp32-ms/step")
 				b.ReportMetric(quantized.Seconds()*1000, "ms/step")
 			})
