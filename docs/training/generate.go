@@ -27,14 +27,20 @@ import (
 )
 
 // The runs of each configuration: the recipes that fit its time budget on
-// the 2-core machine and the steps that take the float32 loss past the fast
-// early drop.
+// the 2-core machine, the steps that take the float32 loss past the fast
+// early drop, and where its page and curves go (relative to the
+// repository root; the curves relative to docs/ in the page), so that the
+// reference run never overwrites the classroom page.
 var plans = map[string]struct {
 	recipes string
 	steps   int
+	page    string
+	curves  string
 }{
-	"classroom": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 400},
-	"reference": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 500},
+	"classroom": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 400,
+		"docs/training.md", "training/curves.png"},
+	"reference": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 500,
+		"docs/training-reference.md", "training/curves-reference.png"},
 }
 
 // The spike experiment: delayed against current scaling when every block's
@@ -49,7 +55,7 @@ func main() {
 	seeds := flag.Int("seeds", 3, "seeds per recipe")
 	runs := flag.String("runs", "", "write the page from this `fp8lab train --compare -o` file instead of training")
 	spikeRuns := flag.String("spike-runs", "", "with -runs: the spike comparison's file (none: the page leaves it out)")
-	out := flag.String("o", filepath.Join("docs", "training.md"), "the page to write")
+	out := flag.String("o", "", "the page to write (default: docs/training.md, or docs/training-reference.md for -config reference)")
 	flag.Parse()
 	if err := generate(*config, *seeds, *runs, *spikeRuns, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "training:", err)
@@ -62,6 +68,10 @@ func generate(config string, seeds int, runs, spikeRuns, out string) error {
 	if !ok {
 		return fmt.Errorf("unknown config %q (classroom or reference)", config)
 	}
+	if out == "" {
+		out = filepath.FromSlash(plan.page)
+	}
+	curvesPNG := filepath.Join("docs", filepath.FromSlash(plan.curves))
 	if runs == "" {
 		tmp, err := os.MkdirTemp("", "fp8lab-training")
 		if err != nil {
@@ -95,7 +105,7 @@ func generate(config string, seeds int, runs, spikeRuns, out string) error {
 	if rec.NotRun, err = timeSlow(rec); err != nil {
 		return err
 	}
-	page, err := Render(rec, spike)
+	page, err := Render(rec, spike, plan.curves)
 	if err != nil {
 		return err
 	}
@@ -118,10 +128,6 @@ func load(path string) (*Record, error) {
 	}
 	return &rec, nil
 }
-
-// curvesPNG is where the curves go, relative to the repository root (and
-// the page links it relative to docs/).
-const curvesPNG = "docs/training/curves.png"
 
 func command(name string, args ...string) error {
 	cmd := exec.Command(name, args...)

@@ -153,7 +153,7 @@ var fp8Recipes = []string{"tensorwise", "rowwise", "rowwise-gw-hp", "deepseek", 
 
 // Render writes the page for a comparison record and, if not nil, the
 // record of the same comparison with an activation spike.
-func Render(rec *Record, spike *Record) (string, error) {
+func Render(rec *Record, spike *Record, curves string) (string, error) {
 	sum, err := compare.Summarize(&rec.Set, "")
 	if err != nil {
 		return "", err
@@ -196,7 +196,7 @@ func Render(rec *Record, spike *Record) (string, error) {
 		}
 		w("| %s | %s |\n", strings.Join(cells, " | "), verdict)
 	}
-	w("\n![Validation loss over the steps, mean over seeds, one line per recipe](training/curves.png)\n\n")
+	w("\n![Validation loss over the steps, mean over seeds, one line per recipe](%s)\n\n", curves)
 
 	w("## Not run\n\n")
 	ran := map[string]bool{}

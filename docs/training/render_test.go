@@ -53,7 +53,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 		"tensorwise": {3.0030, 3.0031, 3.0029},
 		"e5m2-grads": {3.0050, 3.0051, 3.0049},
 		"deepseek":   {3.0020, 3.0021, 3.0019},
-	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"), nil)
+	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"), nil, "training/curves.png")
 	require.NoError(t, err)
 	assert.Equal(t, Agrees, verdictOf(t, page, seed003))
 	assert.Equal(t, Agrees, verdictOf(t, page, deepSk))
@@ -68,7 +68,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 		"tensorwise": {3.003, 3.04, 2.96},
 		"e5m2-grads": {3.005, 3.05, 2.95},
 		"deepseek":   {3.002, 3.03, 2.98},
-	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"), nil)
+	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"), nil, "training/curves.png")
 	require.NoError(t, err)
 	assert.Equal(t, TooSmall, verdictOf(t, page, seed003))
 	assert.Equal(t, TooSmall, verdictOf(t, page, deepSk))
@@ -82,7 +82,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 		"bf16":       {3.00, 3.03, 2.97},
 		"tensorwise": {3.001, 3.031, 2.971},
 		"e5m2-grads": {3.002, 3.032, 2.972},
-	}, "bf16", "tensorwise", "e5m2-grads"), nil)
+	}, "bf16", "tensorwise", "e5m2-grads"), nil, "training/curves.png")
 	require.NoError(t, err)
 	assert.Equal(t, Agrees, verdictOf(t, page, seed003))
 	assert.Equal(t, Agrees, verdictOf(t, page, talk))
@@ -94,7 +94,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 		"tensorwise": {3.0030, 3.0031, 3.0029},
 		"e5m2-grads": {2.9900, 2.9901, 2.9899},
 		"deepseek":   {3.0300, 3.0301, 3.0299},
-	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"), nil)
+	}, "bf16", "tensorwise", "e5m2-grads", "deepseek"), nil, "training/curves.png")
 	require.NoError(t, err)
 	assert.Equal(t, Differs, verdictOf(t, page, seed003))
 	assert.Equal(t, Differs, verdictOf(t, page, deepSk))
@@ -108,7 +108,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 		"e5m2-grads": {3.0300, 3.0301},
 	}, "bf16", "tensorwise", "e5m2-grads")
 	rec.NotRun = map[string]string{"deepseek": "too slow today"}
-	page, err = Render(rec, nil)
+	page, err = Render(rec, nil, "training/curves.png")
 	require.NoError(t, err)
 	assert.Equal(t, Differs, verdictOf(t, page, seed003))
 	assert.Equal(t, NotMeasured, verdictOf(t, page, deepSk))
@@ -138,7 +138,7 @@ func TestSpikeSection(t *testing.T) {
 		"delayed":    {3.031, 3.061, 3.001},
 	}, "bf16", "tensorwise", "delayed")
 	spike.Spike = &compare.Spike{Step: 5, Factor: 100}
-	page, err := Render(plain, spike)
+	page, err := Render(plain, spike, "training/curves.png")
 	require.NoError(t, err)
 	assert.Contains(t, page, "multiplied by 100 during step 5")
 	assert.Contains(t, page, "Under the spike, delayed against current (tensorwise) scaling: **worse**")
