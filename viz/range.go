@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -83,9 +82,13 @@ type rangeScene struct {
 	maxX    map[string]float64 // pixel x of each format's max in the last render
 	minX    map[string]float64
 	lanes   []image.Rectangle // lane of each format in the last render
-	legend  image.Rectangle   // the legend's box in the last render
-	plots   image.Rectangle   // the area of both plots in the last render
-	size    image.Point
+	// The last render's markers and lane labels, and the labels left out
+	// for want of room ("format: text").
+	marks, labels []image.Rectangle
+	unlabelled    []string
+	legend        image.Rectangle // the legend's box in the last render
+	plots         image.Rectangle // the area of both plots in the last render
+	size          image.Point
 
 	curveKey string // parameters the saw-tooth curves were computed for
 	curveSet []spacingCurve
@@ -303,6 +306,11 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 	// labels (8 px); the x axis and the title about four labels more.
 	th1 := float64(plot.MeasureText("Xg", plot.TextStyle{Size: st.th.TickSize}).Height())
 	want, least := float64(len(s.formats))*(th1+10)+3*th1, 8*th1 // lanes, and the spacing plot's least height
+	if st.stacked {
+		// A phone's lanes are too narrow for labels beside the markers:
+		// they get two rows of labels below them.
+		want = float64(len(s.formats))*laneTwoRows(st) + 3*th1
+	}
 	if short {
 		least = 6 * th1
 	} else {
@@ -397,81 +405,6 @@ func (s *rangeScene) lanesAxes(st style, r image.Rectangle, lo, hi float64, shor
 		title = ""
 	}
 	return st.axes(r, xs, band, title, "", "")
-}
-
-// drawLanes draws one lane per format with a tick at every value and the
-// min subnormal, min normal and max marked.
-func (s *rangeScene) drawLanes(dst *image.RGBA, st style, ax *plot.Axes) {
-	n := len(s.formats)
-	ax.Draw(dst)
-	clip := ax.Clip(dst)
-	s.maxX, s.minX = map[string]float64{}, map[string]float64{}
-	s.lanes = s.lanes[:0]
-	step := float64(ax.Plot.Dy()) / float64(n)
-	focus := s.focus()
-	msize := math.Max(st.pxf(11), 6)
-	for i, f := range s.formats {
-		cy := ax.Y.Map(float64(n - 1 - i))
-		s.lanes = append(s.lanes, image.Rect(ax.Plot.Min.X, int(cy-step/2), ax.Plot.Max.X, int(cy+step/2)))
-		col := plot.Categorical(i)
-		if focus >= 0 && focus != i {
-			col = plot.Mix(col, plot.Hex(0xffffff), 0.6)
-		}
-		top, bot := int(cy-step*0.34), int(cy+step*0.02)
-		// One column per pixel that holds at least one value: dense
-		// formats become a solid bar, 8-bit ones stay a comb. Searching
-		// the sorted values per column costs O(width·log n), not O(n).
-		for px := ax.Plot.Min.X; px < ax.Plot.Max.X; px++ {
-			a, b := ax.X.Invert(float64(px)), ax.X.Invert(float64(px+1))
-			if j := sort.SearchFloat64s(f.values, a); j < len(f.values) && f.values[j] < b {
-				plot.VLine(clip, px, top, bot, col)
-			}
-		}
-		mark := func(v float64, m plot.Marker) float64 {
-			px := ax.X.Map(v)
-			plot.DrawMarker(clip, m, px, cy+step*0.2, msize, plot.Mix(col, st.th.Foreground, 0.35))
-			return px
-		}
-		if f.info.MinSubnormal > 0 {
-			s.minX[f.name] = mark(f.info.MinSubnormal, plot.MarkerTriangleUp)
-		}
-		mark(f.info.MinNormal, plot.MarkerCircle)
-		s.maxX[f.name] = mark(f.info.Max, plot.MarkerDiamond)
-		s.drawLaneLabels(clip, st, ax, f, cy, step, msize)
-	}
-}
-
-// drawLaneLabels writes a lane's max and overflow threshold beside the max
-// marker, tints the magnitudes that overflow, and names the extremes that
-// lie beyond the axis at its borders, so that no lane is left unlabelled.
-func (s *rangeScene) drawLaneLabels(clip *image.RGBA, st style, ax *plot.Axes, f *formatData, cy, step, msize float64) {
-	x0, x1 := float64(ax.Plot.Min.X), float64(ax.Plot.Max.X)
-	if t := ax.X.Map(f.threshold); t < x1 {
-		plot.FillRect(clip, image.Rect(int(math.Round(t)), int(cy-step*0.45), ax.Plot.Max.X, int(cy+step*0.45)), overflowTint)
-	}
-	lab := st.text(13, plot.FontRegular, st.th.Foreground)
-	lab.VAlign = plot.AlignMiddle
-	y := cy + step*0.2
-	maxText := func(v float64) string {
-		if v >= 1e6 {
-			return short(v)
-		}
-		return pow2Label(v)
-	}
-	text := maxText(f.info.Max) + " · overflow " + f.thresholdText()
-	px := s.maxX[f.name] + msize
-	switch {
-	case s.maxX[f.name] > x1: // max beyond the axis: say so at its right border
-		lab.Align, px = plot.AlignRight, x1-st.pxf(4)
-		text = "max " + text + " →"
-	case px+float64(plot.MeasureText(text, lab).Width) > x1-2:
-		lab.Align, px = plot.AlignRight, s.maxX[f.name]-msize
-	}
-	plot.DrawText(clip, text, px, y, lab)
-	if lo := f.smallest(); ax.X.Map(lo) < x0 {
-		lab.Align = plot.AlignLeft
-		plot.DrawText(clip, "← min "+pow2Label(lo), x0+st.pxf(4), y, lab)
-	}
 }
 
 // sawtooth returns the points of ULP(x)/|x| (or ULP(x)) for x from the

@@ -1,6 +1,8 @@
 package viz
 
 import (
+	"fmt"
+	"image"
 	"math"
 	"strconv"
 	"strings"
@@ -169,6 +171,45 @@ func TestRangeExplainFollowsFacts(t *testing.T) {
 				assert.Contains(t, text, n+" from "+f[n+".overflow_threshold"]+" (the tie goes to the even step", formats)
 			} else {
 				assert.Contains(t, text, n+" above "+f[n+".overflow_threshold"]+" (the tie rounds back to "+f[n+".max"], formats)
+			}
+		}
+	}
+}
+
+// TestRangeLaneLabelsClear: on a phone (the scene page's 357×1152 canvas at
+// ×1 and ×3) and on wider pictures, every lane label (max and overflow
+// threshold, extremes beyond the axis) lies inside its lane, covers no
+// marker and no other label, and none is left out where there is room
+// (only the 480×270 layout, eight lanes in 270 px, may leave one out).
+func TestRangeLaneLabelsClear(t *testing.T) {
+	sizes := []struct {
+		w, h int
+		d    Display
+	}{{357, 1152, Display{PixelRatio: 1}}, {1071, 3456, Display{PixelRatio: 3}}, {390, 1300, Display{}}, {480, 270, Display{}}, {1024, 768, Display{}}, {1920, 1080, Display{}}}
+	for _, formats := range []string{defaultRangeFormats, "E4M3FN,E5M2,E4M3FNUZ,E5M2FNUZ,E4M3,E3M4,FP16,BF16"} {
+		for _, span := range []string{"fp8", "all"} {
+			for _, sz := range sizes {
+				s, err := New("range")
+				require.NoError(t, err)
+				require.NoError(t, SetAll(s, map[string]string{"formats": formats, "span": span}))
+				img := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
+				require.NoError(t, RenderFor(s, img, sz.d))
+				r := s.(*rangeScene)
+				at := fmt.Sprintf("%s %s %dx%d", formats, span, sz.w, sz.h)
+				if sz.w > MinWidth {
+					assert.Empty(t, r.unlabelled, "%s: labels left out", at)
+				}
+				require.NotEmpty(t, r.labels, at)
+				area := r.lanes[0].Union(r.lanes[len(r.lanes)-1])
+				for i, l := range r.labels {
+					assert.True(t, l.In(area), "%s: label %v outside the lanes %v", at, l, area)
+					for _, m := range r.marks {
+						assert.False(t, l.Overlaps(m), "%s: label %v covers marker %v", at, l, m)
+					}
+					for _, o := range r.labels[i+1:] {
+						assert.False(t, l.Overlaps(o), "%s: labels %v and %v overlap", at, l, o)
+					}
+				}
 			}
 		}
 	}
