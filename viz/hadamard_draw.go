@@ -150,8 +150,8 @@ func (s *hadamardScene) drawHist(dst *image.RGBA, st style, r image.Rectangle, h
 		return err
 	}
 	mk := plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}}
-	ax.VMarker(dst, h.amax, "amax "+short(h.amax), mk)
 	ax.VMarker(dst, -h.amax, "", mk)
+	ax.VMarker(dst, h.amax, "amax "+short(h.amax), mk)
 	if note != "" {
 		ts := st.body()
 		ts.VAlign = plot.AlignTop

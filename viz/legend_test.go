@@ -51,22 +51,33 @@ func legendSettings(s Scene) []map[string]string {
 	return out
 }
 
-// No legend of any scene hides drawn data (bars, curves and their points,
-// bar and marker labels): every placement Axes.Legend makes while a scene
-// renders, at every size and setting, covers no data pixel; only in the
-// smallest layout (MinWidth×MinHeight) may a legend with no free place be
-// left out. Sizes rotate over the settings beyond the defaults to keep the
-// test quick; the defaults are drawn at every size.
+// No legend and no label of any scene hides drawn data (bars, curves and
+// their points, bar and marker labels), even data drawn after it: every
+// legend Axes.Legend places, every marker and band label, and every legend
+// drawn beside the plots (DrawLegend, DrawInlineLegend) covers, once the
+// picture is drawn, no data pixel of any axes of the picture, at every size
+// and setting; only in the smallest layout (MinWidth×MinHeight) may a
+// legend or label with no free place be left out. Sizes rotate over the
+// settings beyond the defaults to keep the test quick; the defaults are
+// drawn at every size.
 func TestLegendsCoverNoData(t *testing.T) {
 	var mu sync.Mutex
 	var placed []plot.LegendPlacement
+	var axes []*plot.Axes
 	stop := plot.ObserveLegends(func(p plot.LegendPlacement) {
 		mu.Lock()
 		placed = append(placed, p)
 		mu.Unlock()
 	})
 	defer stop()
-	total, omitted := 0, 0
+	stopAxes := plot.ObserveAxes(func(a *plot.Axes) {
+		mu.Lock()
+		axes = append(axes, a)
+		mu.Unlock()
+	})
+	defer stopAxes()
+	kinds := map[plot.PlacementKind]string{plot.PlacedLegend: "legend", plot.PlacedLabel: "label", plot.PlacedBeside: "legend beside the plots"}
+	total, omitted := map[plot.PlacementKind]int{}, map[plot.PlacementKind]int{}
 	for _, name := range Names() {
 		s, err := New(name)
 		require.NoError(t, err)
@@ -82,25 +93,34 @@ func TestLegendsCoverNoData(t *testing.T) {
 					continue // a combination the scene refuses
 				}
 				mu.Lock()
-				placed = placed[:0]
+				placed, axes = placed[:0], axes[:0]
 				mu.Unlock()
 				img := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
 				require.NoError(t, RenderFor(sc, img, sz.d), "%s %v %dx%d", name, set, sz.w, sz.h)
 				mu.Lock()
 				for _, p := range placed {
-					total++
+					total[p.Kind]++
+					at := fmt.Sprintf("%s %v at %dx%d (ratio %g): %s %v", name, set, sz.w, sz.h, sz.d.PixelRatio, kinds[p.Kind], p.Box)
 					if p.Omitted {
-						omitted++
-						assert.True(t, sz.w <= MinWidth && sz.h <= MinHeight, "%s %v at %dx%d: a legend left out of plot %v at a size with room for it", name, set, sz.w, sz.h, p.Plot)
+						omitted[p.Kind]++
+						assert.True(t, sz.w <= MinWidth && sz.h <= MinHeight, "%s left out of plot %v at a size with room for it", at, p.Plot)
 						continue
 					}
-					assert.Zero(t, p.Covered, "%s %v at %dx%d (ratio %g): legend %v covers %d data pixels of plot %v",
-						name, set, sz.w, sz.h, sz.d.PixelRatio, p.Box, p.Covered, p.Plot)
+					assert.Zero(t, p.Covered, "%s covers %d data pixels of plot %v when placed", at, p.Covered, p.Plot)
+					for _, a := range axes {
+						if p.Axes == a || (p.Axes == nil && p.On(a)) {
+							assert.Zero(t, a.CoveredData(p.Box), "%s covers %d data pixels of plot %v once drawn", at, a.CoveredData(p.Box), a.Plot)
+						}
+					}
 				}
 				mu.Unlock()
 			}
 		}
 	}
-	assert.Greater(t, total, 100, fmt.Sprintf("legends checked: %d", total))
-	t.Logf("%d legend placements checked, %d left out at %dx%d for want of room", total, omitted, MinWidth, MinHeight)
+	assert.Greater(t, total[plot.PlacedLegend], 100, "legends checked")
+	assert.Greater(t, total[plot.PlacedLabel], 100, "labels checked")
+	assert.Greater(t, total[plot.PlacedBeside], 50, "legends beside the plots checked")
+	for k, name := range kinds {
+		t.Logf("%d %s placements checked, %d left out at %dx%d for want of room", total[k], name, omitted[k], MinWidth, MinHeight)
+	}
 }

@@ -250,11 +250,13 @@ func (s *stochasticScene) drawRunning(dst *image.RGBA, st style, r image.Rectang
 	if err := ax.Line(dst, res.runN, dn, thin); err != nil {
 		return err
 	}
-	ax.HMarker(dst, res.x, "x", plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}})
+	xLine := plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}}
+	ax.HMarker(dst, res.x, "", xLine)
 	ax.HMarker(dst, ch.mean, "", plot.LineStyle{Color: rc, Width: st.pxf(2)})
 	if err := ax.Line(dst, res.runN, res.runV, plot.LineStyle{Color: srMeasuredColor, Width: st.pxf(2)}); err != nil {
 		return err
 	}
+	ax.HMarkerLabel(dst, res.x, "x", xLine) // after the data, so that it keeps off it
 	_, err = ax.Legend(dst, plot.BottomRight, legend)
 	return err
 }

@@ -361,12 +361,24 @@ func (s *windowScene) drawHistogram(dst *image.RGBA, st style, r image.Rectangle
 	}
 	mk := plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}}
 	inside := func(v float64) bool { return v >= math.Exp2(float64(lo)) && v <= math.Exp2(float64(hi)) }
-	ax.VMarker(dst, s.amax, "amax", plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(2)})
+	type marker struct {
+		x     float64
+		label string
+		st    plot.LineStyle
+	}
+	marks := []marker{{s.amax, "amax", plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(2)}}}
 	if inside(maxV) {
-		ax.VMarker(dst, maxV, "max ÷ scale", mk)
+		marks = append(marks, marker{maxV, "max ÷ scale", mk})
 	}
 	if v := in.MinSubnormal / sc; in.MinSubnormal > 0 && inside(v) {
-		ax.VMarker(dst, v, "min subnormal ÷ scale", mk)
+		marks = append(marks, marker{v, "min subnormal ÷ scale", mk})
+	}
+	// Every line before any label, so that the labels keep off them all.
+	for _, m := range marks {
+		ax.VMarker(dst, m.x, "", m.st)
+	}
+	for _, m := range marks {
+		ax.VMarkerLabel(dst, m.x, m.label, m.st)
 	}
 	_, err = ax.Legend(dst, plot.TopLeft, leg)
 	return err

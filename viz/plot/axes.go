@@ -57,6 +57,7 @@ type Axes struct {
 	labels []image.Rectangle // marker and band labels drawn since Draw
 	strip  int               // height of the legend strip above Plot; 0 for none
 	data   *occupancy        // pixels of the plot area holding data since Draw
+	canvas *uint8            // the picture Draw last drew on (see LegendPlacement.On)
 }
 
 // NewAxes lays out axes in outer: it measures the tick labels of x and y and
@@ -188,6 +189,8 @@ func (a *Axes) Draw(dst *image.RGBA) {
 	p := a.Plot
 	a.labels = a.labels[:0]
 	a.data = nil
+	a.canvas = canvasOf(dst)
+	notifyAxes(a)
 	FillRect(dst, a.Outer, th.Background)
 	FillRect(dst, p, th.PlotBackground)
 

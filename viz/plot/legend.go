@@ -88,6 +88,7 @@ func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []
 	t := themeOrDefault(th)
 	box := cornerBox(area.Canon(), corner, legendSize(entries, &t))
 	drawLegendBox(dst, box, entries, &t)
+	notifyLegend(LegendPlacement{Kind: PlacedBeside, Box: box.Intersect(dst.Rect), canvas: canvasOf(dst)})
 	return box, nil
 }
 
@@ -132,13 +133,13 @@ func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (im
 	}
 	t := a.Theme
 	if a.strip > 0 {
-		box := DrawInlineLegend(dst, a.Plot.Min.X, a.Plot.Min.Y-a.strip, a.Plot.Dx(), entries, t.tickStyle(), &t)
-		notifyLegend(LegendPlacement{Plot: a.Plot, Box: box, Covered: a.Covered(box)})
+		box := drawInlineLegend(dst, a.Plot.Min.X, a.Plot.Min.Y-a.strip, a.Plot.Dx(), entries, t.tickStyle(), &t)
+		notifyLegend(LegendPlacement{Plot: a.Plot, Box: box, Covered: a.Covered(box), Axes: a, canvas: a.canvas})
 		return box, nil
 	}
 	box, ok := a.legendPlace(corner, legendSize(entries, &t))
 	if !ok {
-		notifyLegend(LegendPlacement{Plot: a.Plot, Omitted: true})
+		notifyLegend(LegendPlacement{Plot: a.Plot, Omitted: true, Axes: a, canvas: a.canvas})
 		return image.Rectangle{}, nil
 	}
 	target := dst
@@ -146,7 +147,7 @@ func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (im
 		target = a.Clip(dst)
 	}
 	drawLegendBox(target, box, entries, &t)
-	notifyLegend(LegendPlacement{Plot: a.Plot, Box: box, Covered: a.Covered(box.Inset(-1))})
+	notifyLegend(LegendPlacement{Plot: a.Plot, Box: box, Covered: a.Covered(box.Inset(-1)), Axes: a, canvas: a.canvas})
 	return box, nil
 }
 
@@ -194,6 +195,16 @@ func (a *Axes) legendPlace(corner Corner, sz image.Point) (image.Rectangle, bool
 // Keys are as in DrawLegend; the text style st sets the label size (zero
 // size means the theme's tick size) and colour.
 func DrawInlineLegend(dst *image.RGBA, x, y, maxWidth int, entries []LegendEntry, st TextStyle, th *Theme) image.Rectangle {
+	r := drawInlineLegend(dst, x, y, maxWidth, entries, st, th)
+	if dst != nil {
+		notifyLegend(LegendPlacement{Kind: PlacedBeside, Box: r.Intersect(dst.Rect), canvas: canvasOf(dst)})
+	}
+	return r
+}
+
+// drawInlineLegend is DrawInlineLegend, unobserved: for the strip of
+// Axes.Legend and for measuring.
+func drawInlineLegend(dst *image.RGBA, x, y, maxWidth int, entries []LegendEntry, st TextStyle, th *Theme) image.Rectangle {
 	t := themeOrDefault(th)
 	if st.Size == 0 {
 		st.Size = t.TickSize
@@ -234,7 +245,7 @@ func DrawInlineLegend(dst *image.RGBA, x, y, maxWidth int, entries []LegendEntry
 // legend that wraps onto as many lines as its width needs.
 func MeasureInlineLegend(maxWidth int, entries []LegendEntry, st TextStyle, th *Theme) image.Point {
 	scratch := image.NewRGBA(image.Rect(0, 0, 1, 1)) // every primitive clips to it
-	return DrawInlineLegend(scratch, 0, 0, maxWidth, entries, st, th).Size()
+	return drawInlineLegend(scratch, 0, 0, maxWidth, entries, st, th).Size()
 }
 
 // legendKey places the key of one legend entry.

@@ -135,7 +135,7 @@ func (a *Axes) VBand(dst *image.RGBA, x0, x1 float64, fill color.RGBA, label str
 	if label != "" && !r.Empty() {
 		ts := a.Theme.tickStyle()
 		ts.Color, ts.Align, ts.VAlign = a.Theme.MutedText, AlignCenter, AlignTop
-		a.labelBox(clip, label, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+4), ts)
+		a.labelBox(clip, label, []labelAt{{x: float64(r.Min.X+r.Max.X) / 2, y: float64(r.Min.Y + 4), dy: a.labelStep(ts), st: ts}})
 	}
 }
 
@@ -169,38 +169,73 @@ func (a *Axes) HBand(dst *image.RGBA, y0, y1 float64, fill color.RGBA, label str
 	if label != "" && !r.Empty() {
 		ts := a.Theme.tickStyle()
 		ts.Color, ts.VAlign = a.Theme.MutedText, AlignTop
-		a.labelBox(clip, label, float64(r.Min.X+4), float64(r.Min.Y+4), ts)
+		a.labelBox(clip, label, []labelAt{{x: float64(r.Min.X + 4), y: float64(r.Min.Y + 4), dx: a.labelStep(ts), st: ts}})
 	}
+}
+
+// labelAt is a place to try for a label: text style st anchored at (x, y),
+// rotated to read upwards if rotated (see DrawTextRotated), then moved
+// step by step by (dx, dy) pixels while it stays in the plot.
+type labelAt struct {
+	x, y, dx, dy float64
+	st           TextStyle
+	rotated      bool
+}
+
+// draw draws s at the place moved k steps, or only measures it if dst is
+// nil, and returns its box.
+func (c labelAt) draw(dst *image.RGBA, s string, k float64) image.Rectangle {
+	x, y := c.x+k*c.dx, c.y+k*c.dy
+	if c.rotated {
+		return DrawTextRotated(dst, s, x, y, c.st)
+	}
+	return DrawText(dst, s, x, y, c.st)
 }
 
 // labelBox draws text over a translucent background so that it stays
-// readable over grid lines and data. A label that would overlap one drawn
-// earlier since the last Draw moves down below it.
-func (a *Axes) labelBox(dst *image.RGBA, s string, x, y float64, st TextStyle) image.Rectangle {
-	box := DrawText(nil, s, x, y, st)
-	for range 8 {
-		hit := false
-		for _, prev := range a.labels {
-			if box.Inset(-2).Overlaps(prev.Inset(-2)) {
-				dy := prev.Max.Y + 4 - box.Min.Y
-				box = box.Add(image.Pt(0, dy))
-				y += float64(dy)
-				hit = true
+// readable over grid lines, at the first free place of the first group of
+// candidates that has one (trying every candidate of the group at each step
+// before the next step): a place inside the plot area where it covers no
+// data and no label drawn since the last Draw. A label with no free place
+// is left out rather than hide data, and the box returned is empty. Every
+// label is reported to ObserveLegends.
+func (a *Axes) labelBox(dst *image.RGBA, s string, groups ...[]labelAt) image.Rectangle {
+	for _, cands := range groups {
+		for k := 0.0; ; k++ {
+			inside := false // some candidate still lies in the plot
+			for _, c := range cands {
+				box := c.draw(nil, s, k)
+				if !box.In(a.Plot) {
+					continue
+				}
+				inside = true
+				if a.occ().count(box.Inset(-2)) > 0 {
+					continue
+				}
+				a.labels = append(a.labels, box)
+				a.occ().mark(box.Inset(-2), occLabel)
+				FillRect(dst, box.Inset(-2), a.Theme.LegendFill)
+				c.draw(dst, s, k)
+				notifyLegend(LegendPlacement{Kind: PlacedLabel, Plot: a.Plot, Box: box, Axes: a, canvas: a.canvas})
+				return box
+			}
+			if !inside {
+				break
 			}
 		}
-		if !hit {
-			break
-		}
 	}
-	a.labels = append(a.labels, box)
-	a.occ().markRect(box.Inset(-2))
-	FillRect(dst, box.Inset(-2), a.Theme.LegendFill)
-	return DrawText(dst, s, x, y, st)
+	notifyLegend(LegendPlacement{Kind: PlacedLabel, Plot: a.Plot, Omitted: true, Axes: a, canvas: a.canvas})
+	return image.Rectangle{}
+}
+
+// labelStep is how far a label moves between the places labelBox tries.
+func (a *Axes) labelStep(st TextStyle) float64 {
+	return math.Max(2, float64(MeasureText("X", st).Height())/4)
 }
 
 // VMarker draws a full-height vertical line at x (data units), such as a
-// format's max or min normal, with label (if any) next to its top end: to
-// the right of the line, or to the left if it would not fit.
+// format's max or min normal, with label (if any) near it (see
+// VMarkerLabel).
 func (a *Axes) VMarker(dst *image.RGBA, x float64, label string, st LineStyle) {
 	st = a.lineDefaults(st)
 	px := a.X.Map(x)
@@ -216,21 +251,40 @@ func (a *Axes) VMarker(dst *image.RGBA, x float64, label string, st LineStyle) {
 	} else {
 		Polyline(clip, line, st.Width, st.Color)
 	}
-	if label == "" {
+	a.VMarkerLabel(dst, x, label, st)
+}
+
+// VMarkerLabel writes the label of a vertical marker line at x drawn with
+// st (see VMarker) beside the line, as high as it covers no data and no
+// other label: to the right of the line, else to the left. Callers that
+// draw several markers draw their lines first, then their labels, so that
+// no line crosses a label drawn before it.
+func (a *Axes) VMarkerLabel(dst *image.RGBA, x float64, label string, st LineStyle) {
+	st = a.lineDefaults(st)
+	px := a.X.Map(x)
+	if label == "" || !finite(px) {
 		return
 	}
 	ts := a.Theme.tickStyle()
 	ts.Color, ts.VAlign = st.Color, AlignTop
-	w := float64(MeasureText(label, ts).Width)
-	lx := px + st.Width/2 + 4
-	if lx+w > float64(a.Plot.Max.X)-2 {
-		lx, ts.Align = px-st.Width/2-4, AlignRight
-	}
-	a.labelBox(clip, label, lx, top+4, ts)
+	left := ts
+	left.Align = AlignRight
+	top, step := float64(a.Plot.Min.Y)+4, a.labelStep(ts)
+	// Where other lines leave no room across, the label runs up along
+	// the line.
+	up, upLeft := ts, ts
+	up.Align, upLeft.Align, upLeft.VAlign = AlignRight, AlignRight, AlignBottom
+	a.labelBox(a.Clip(dst), label,
+		[]labelAt{
+			{x: px + st.Width/2 + 4, y: top, dy: step, st: ts},
+			{x: px - st.Width/2 - 4, y: top, dy: step, st: left}},
+		[]labelAt{
+			{x: px + st.Width/2 + 4, y: top, dy: step, st: up, rotated: true},
+			{x: px - st.Width/2 - 4, y: top, dy: step, st: upLeft, rotated: true}})
 }
 
 // HMarker draws a full-width horizontal line at y (data units) with label
-// (if any) above its right end.
+// (if any) near it (see HMarkerLabel).
 func (a *Axes) HMarker(dst *image.RGBA, y float64, label string, st LineStyle) {
 	st = a.lineDefaults(st)
 	py := a.Y.Map(y)
@@ -245,16 +299,27 @@ func (a *Axes) HMarker(dst *image.RGBA, y float64, label string, st LineStyle) {
 	} else {
 		Polyline(clip, line, st.Width, st.Color)
 	}
-	if label == "" {
+	a.HMarkerLabel(dst, y, label, st)
+}
+
+// HMarkerLabel writes the label of a horizontal marker line at y drawn
+// with st (see HMarker) above the line, else below it, as far right as it
+// covers no data and no other label.
+func (a *Axes) HMarkerLabel(dst *image.RGBA, y float64, label string, st LineStyle) {
+	st = a.lineDefaults(st)
+	py := a.Y.Map(y)
+	if label == "" || !finite(py) {
 		return
 	}
 	ts := a.Theme.tickStyle()
 	ts.Color, ts.Align, ts.VAlign = st.Color, AlignRight, AlignBottom
-	ly := py - st.Width/2 - 3
-	if ly-float64(MeasureText(label, ts).Height()) < float64(a.Plot.Min.Y) {
-		ly, ts.VAlign = py+st.Width/2+3, AlignTop
-	}
-	a.labelBox(clip, label, float64(a.Plot.Max.X-4), ly, ts)
+	below := ts
+	below.VAlign = AlignTop
+	// 5 px off the line: clear of a thicker line drawn at the same height.
+	right, step := float64(a.Plot.Max.X-4), a.labelStep(ts)
+	a.labelBox(a.Clip(dst), label, []labelAt{
+		{x: right, y: py - st.Width/2 - 5, dx: -step, st: ts},
+		{x: right, y: py + st.Width/2 + 5, dx: -step, st: below}})
 }
 
 // Text draws s anchored at data point (x, y), clipped to the plot area. A

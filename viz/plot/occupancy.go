@@ -7,19 +7,29 @@ import (
 )
 
 // occupancy records which pixels of a plot area hold data (bars, curves,
-// markers, labels), so that a legend can be put where it hides none.
+// markers, value labels) or a marker's label, so that a legend or another
+// label can be put where it hides none.
 type occupancy struct {
 	r    image.Rectangle
-	bits []bool
-	sum  []int32 // summed-area table of bits, (w+1)×(h+1); nil when stale
+	bits []uint8 // occData | occLabel
+	sum  []int32 // summed-area table of non-zero bits, (w+1)×(h+1); nil when stale
 }
+
+// What a pixel of an occupancy holds.
+const (
+	occData  uint8 = 1 << iota // data: bars, curves, markers, value labels
+	occLabel                   // the label of a marker or band
+)
 
 func newOccupancy(r image.Rectangle) *occupancy {
-	return &occupancy{r: r, bits: make([]bool, r.Dx()*r.Dy())}
+	return &occupancy{r: r, bits: make([]uint8, r.Dx()*r.Dy())}
 }
 
-// markRect marks every pixel of r inside the area.
-func (o *occupancy) markRect(r image.Rectangle) {
+// markRect marks every pixel of r inside the area as data.
+func (o *occupancy) markRect(r image.Rectangle) { o.mark(r, occData) }
+
+// mark marks every pixel of r inside the area as holding what.
+func (o *occupancy) mark(r image.Rectangle, what uint8) {
 	r = r.Intersect(o.r)
 	if r.Empty() {
 		return
@@ -29,9 +39,24 @@ func (o *occupancy) markRect(r image.Rectangle) {
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		row := o.bits[(y-o.r.Min.Y)*w:]
 		for x := r.Min.X; x < r.Max.X; x++ {
-			row[x-o.r.Min.X] = true
+			row[x-o.r.Min.X] |= what
 		}
 	}
+}
+
+// countData returns how many pixels of r hold data (labels left out).
+func (o *occupancy) countData(r image.Rectangle) int {
+	r = r.Intersect(o.r)
+	n, w := 0, o.r.Dx()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := o.bits[(y-o.r.Min.Y)*w:]
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if row[x-o.r.Min.X]&occData != 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // markDisc marks the square of half-side hw around p (a point of a curve
@@ -80,7 +105,7 @@ func (o *occupancy) count(r image.Rectangle) int {
 		for y := 0; y < h; y++ {
 			var run int32
 			for x := 0; x < w; x++ {
-				if o.bits[y*w+x] {
+				if o.bits[y*w+x] != 0 {
 					run++
 				}
 				o.sum[(y+1)*(w+1)+x+1] = o.sum[y*(w+1)+x+1] + run
@@ -107,6 +132,11 @@ func (a *Axes) occ() *occupancy {
 // background and do not count).
 func (a *Axes) Covered(r image.Rectangle) int { return a.occ().count(r) }
 
+// CoveredData is Covered without the labels of markers and bands: the
+// pixels of r holding data. Tests check with it, once a picture is drawn,
+// that no label or legend hides data, even data drawn after it.
+func (a *Axes) CoveredData(r image.Rectangle) int { return a.occ().countData(r) }
+
 // MarkData records r (in pixels) as holding data, for marks a caller draws
 // itself, so that a legend keeps off them.
 func (a *Axes) MarkData(r image.Rectangle) { a.occ().markRect(r) }
@@ -120,13 +150,88 @@ func (a *Axes) DrawText(dst *image.RGBA, s string, x, y float64, st TextStyle) i
 	return box
 }
 
-// LegendPlacement is where Axes.Legend put a legend: its box, the plot
-// area, and how many pixels of recorded data the box covers (0 by
-// construction; tests check it), or that it was left out for want of room.
+// PlacementKind says what a LegendPlacement placed.
+type PlacementKind int
+
+// What is placed.
+const (
+	// PlacedLegend: a legend Axes.Legend placed in its plot area, its strip
+	// above or its margin.
+	PlacedLegend PlacementKind = iota
+	// PlacedLabel: the label of a marker or band (VMarker, HMarker, VBand,
+	// HBand), placed in the plot area where it covers no data.
+	PlacedLabel
+	// PlacedBeside: a legend drawn with DrawLegend or DrawInlineLegend,
+	// beside the plots; see On for the axes of the same picture.
+	PlacedBeside
+)
+
+// LegendPlacement is where a legend or label went: its box, the plot area
+// (for a legend or label of an Axes), how many pixels of recorded data the
+// box covered when it was placed (0 by construction; tests check it), or
+// that it was left out for want of room.
 type LegendPlacement struct {
+	Kind      PlacementKind
 	Plot, Box image.Rectangle
 	Covered   int
 	Omitted   bool
+	// Axes holds the legend or label; nil for PlacedBeside. Once the
+	// picture is drawn, Axes.CoveredData(Box) says whether data drawn
+	// after the label hides under it.
+	Axes   *Axes
+	canvas *uint8
+}
+
+// On reports whether p was drawn on the picture a was last drawn on (the
+// same pixels, through any sub-image): a legend beside the plots must hide
+// no data of the axes of its own picture, and what a caller draws off
+// screen to measure it is none of theirs.
+func (p LegendPlacement) On(a *Axes) bool { return p.canvas != nil && p.canvas == a.canvas }
+
+// canvasOf identifies the pixels of dst: the last byte of the array behind
+// them, which every sub-image of one picture shares.
+func canvasOf(dst *image.RGBA) *uint8 {
+	if dst == nil || cap(dst.Pix) == 0 {
+		return nil
+	}
+	all := dst.Pix[:cap(dst.Pix)]
+	return &all[len(all)-1]
+}
+
+var axesObservers struct {
+	sync.Mutex
+	next int
+	fs   map[int]func(*Axes)
+}
+
+// ObserveAxes calls f with every Axes that Draw starts a picture on until
+// the returned stop function is called: with ObserveLegends, tests check
+// once a picture is drawn that no legend beside the plots and no label
+// hides data.
+func ObserveAxes(f func(*Axes)) (stop func()) {
+	o := &axesObservers
+	o.Lock()
+	defer o.Unlock()
+	if o.fs == nil {
+		o.fs = map[int]func(*Axes){}
+	}
+	id := o.next
+	o.next++
+	o.fs[id] = f
+	return func() {
+		o.Lock()
+		defer o.Unlock()
+		delete(o.fs, id)
+	}
+}
+
+func notifyAxes(a *Axes) {
+	o := &axesObservers
+	o.Lock()
+	defer o.Unlock()
+	for _, f := range o.fs {
+		f(a)
+	}
 }
 
 var legendObservers struct {
@@ -135,9 +240,9 @@ var legendObservers struct {
 	fs   map[int]func(LegendPlacement)
 }
 
-// ObserveLegends calls f with every placement Axes.Legend makes until the
-// returned stop function is called: tests of the pictures built on this
-// package check with it that no legend hides data.
+// ObserveLegends calls f with every placement of a legend or label (see
+// PlacementKind) until the returned stop function is called: tests of the
+// pictures built on this package check with it that none hides data.
 func ObserveLegends(f func(LegendPlacement)) (stop func()) {
 	o := &legendObservers
 	o.Lock()
