@@ -49,6 +49,10 @@ type ditherScene struct {
 
 // ditherScore is how one quantized image compares with the original:
 // pixel by pixel (raw PSNR), after the eye blur, and by SSIM.
+// ditherScored is how many pictures the score table compares (the rows
+// of computeScores' list, which the compiler holds to it).
+const ditherScored = 5
+
 type ditherScore struct {
 	key, label      string
 	raw, blur, ssim float64
@@ -258,7 +262,7 @@ func (s *ditherScene) computeScores() error {
 	}
 	sigma := s.ps.float("blur")
 	bs := s.ps.str("bayer")
-	list := []struct {
+	list := [ditherScored]struct {
 		key, label string
 		g          *dither.Gray
 		raw        float64

@@ -33,6 +33,13 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
+	if st.stacked {
+		// A phone: the pictures and the table take what they need, the
+		// two charts share the rest of the height.
+		if c, l, ok := s.stackedParts(st, body); ok {
+			cols, left = c, l
+		}
+	}
 	cells, err := st.grid(left[0], 2, 3, st.px(10))
 	if err != nil {
 		return err
@@ -67,6 +74,47 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	return s.drawTiny(dst, st, right[1])
 }
 
+// stackedParts lays out a stacked (phone) picture: the two charts at the
+// bottom with plot areas of ditherStackedPlot of the width (the charts'
+// titles and legends, wrapped to the width, take their own room above
+// them), the pictures and the table above in what is left. The plot areas
+// give up height, down to half as much, where the pictures would get less
+// than their smallest size (64 pixels wide at zoom 2, as Render chooses
+// it, captions of one line); it reports false when even that
+// leaves too little.
+func (s *ditherScene) stackedParts(st style, body image.Rectangle) (cols, left []image.Rectangle, ok bool) {
+	head := st.text(15, plot.FontBold, color.RGBA{})
+	title := wrapText("Pixel by pixel, and as the eye sees it from farther away (blur σ = "+s.ps.str("blur")+" px)", head, body.Dx())
+	scoresH := (len(title) + 1 + ditherScored) * (plot.MeasureText("Xg", head).Height() + st.px(4))
+	lineH := plot.MeasureText("Xg", plot.TextStyle{Size: 14 * st.s}).Height() + st.px(4)
+	imagesMin := 3*(2*64*3/4+2+st.px(4)+lineH) + 2*st.px(10)
+	room := body.Dy() - imagesMin - st.px(12) - scoresH - st.px(24) // for the charts
+	chartsH := 0
+	for frac := ditherStackedPlot; chartsH == 0; frac -= 0.05 {
+		if frac < ditherStackedPlot/2 {
+			return nil, nil, false
+		}
+		h, err := s.chartsHeight(st, body.Dx(), int(float64(body.Dx())*frac))
+		if err != nil {
+			return nil, nil, false
+		}
+		if h <= room {
+			chartsH = h
+		}
+	}
+	charts := image.Rect(body.Min.X, body.Max.Y-chartsH, body.Max.X, body.Max.Y)
+	top := image.Rect(body.Min.X, body.Min.Y, body.Max.X, charts.Min.Y-st.px(24))
+	l, err := plot.SplitRows(top, st.px(12), float64(top.Dy()-scoresH-st.px(12)), float64(scoresH))
+	if err != nil {
+		return nil, nil, false
+	}
+	return []image.Rectangle{top, charts}, l, true
+}
+
+// ditherStackedPlot is the height of a stacked picture's chart plot areas,
+// as a fraction of their width.
+const ditherStackedPlot = 0.45
+
 // drawImages shows the original and the five quantizations, as quantized
 // or, with view=blurred, after the eye blur.
 func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectangle) error {
@@ -96,7 +144,11 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 			}
 		}
 		// The caption is "name · PSNR" on one line when it fits the cell,
-		// else the name (wrapped) over the PSNR.
+		// else the name (wrapped) over the PSNR. A stacked picture leaves
+		// the PSNR to the table below, to give its charts the height.
+		if st.stacked {
+			p.psnr = ""
+		}
 		caption := p.name
 		if p.psnr != "" {
 			caption += " · " + p.psnr
@@ -237,13 +289,8 @@ func (s *ditherScene) drawPSNR(dst *image.RGBA, st style, r image.Rectangle) err
 	if err != nil {
 		return err
 	}
-	legend := []plot.LegendEntry{
-		{Label: "mean of N stochastic frames", Color: plot.Blue, Width: st.pxf(2.5)},
-		{Label: "nearest", Color: plot.Vermillion, Width: st.pxf(2)},
-		{Label: "Bayer", Color: plot.BluishGreen, Width: st.pxf(2), Dash: []float64{st.pxf(6), st.pxf(4)}},
-		{Label: "Floyd–Steinberg", Color: plot.ReddishPurple, Width: st.pxf(2), Dash: []float64{st.pxf(2), st.pxf(3)}},
-	}
-	ax, err := st.axes(r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)", legend...)
+	legend := psnrLegend(st)
+	ax, err := psnrAxes(st, r, xs, ys)
 	if err != nil {
 		return err
 	}
@@ -301,12 +348,8 @@ func (s *ditherScene) drawTiny(dst *image.RGBA, st style, r image.Rectangle) err
 	if err != nil {
 		return err
 	}
-	legend := []plot.LegendEntry{
-		{Label: "exact sum", Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}},
-		{Label: "round to nearest", Color: plot.Vermillion, Width: st.pxf(2.5)},
-		{Label: "stochastic rounding", Color: plot.Blue, Width: st.pxf(2)},
-	}
-	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Tiny updates: w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format")), "step", "w", legend...)
+	legend := tinyLegend(st)
+	ax, err := s.tinyAxes(st, r, xs, ys)
 	if err != nil {
 		return err
 	}
@@ -322,4 +365,59 @@ func (s *ditherScene) drawTiny(dst *image.RGBA, st style, r image.Rectangle) err
 	}
 	_, err = ax.Legend(dst, plot.TopLeft, legend)
 	return err
+}
+
+// psnrLegend lists the curves of the PSNR chart.
+func psnrLegend(st style) []plot.LegendEntry {
+	return []plot.LegendEntry{
+		{Label: "mean of N stochastic frames", Color: plot.Blue, Width: st.pxf(2.5)},
+		{Label: "nearest", Color: plot.Vermillion, Width: st.pxf(2)},
+		{Label: "Bayer", Color: plot.BluishGreen, Width: st.pxf(2), Dash: []float64{st.pxf(6), st.pxf(4)}},
+		{Label: "Floyd–Steinberg", Color: plot.ReddishPurple, Width: st.pxf(2), Dash: []float64{st.pxf(2), st.pxf(3)}},
+	}
+}
+
+// psnrAxes makes the axes of the PSNR chart in r.
+func psnrAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, error) {
+	return st.axes(r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)", psnrLegend(st)...)
+}
+
+// tinyLegend lists the curves of the tiny-updates chart.
+func tinyLegend(st style) []plot.LegendEntry {
+	return []plot.LegendEntry{
+		{Label: "exact sum", Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}},
+		{Label: "round to nearest", Color: plot.Vermillion, Width: st.pxf(2.5)},
+		{Label: "stochastic rounding", Color: plot.Blue, Width: st.pxf(2)},
+	}
+}
+
+// tinyAxes makes the axes of the tiny-updates chart in r.
+func (s *ditherScene) tinyAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, error) {
+	title := fmt.Sprintf("Tiny updates: w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format"))
+	return st.axes(r, xs, ys, title, "step", "w", tinyLegend(st)...)
+}
+
+// chartsHeight returns the height the two charts of a stacked picture need
+// (with the gap between them) for plot areas of plotH pixels each at width
+// w: their titles, legends, ticks and axis labels measured by laying
+// their axes out.
+func (s *ditherScene) chartsHeight(st style, w, plotH int) (int, error) {
+	lin, err := plot.NewLinear(0, 1)
+	if err != nil {
+		return 0, err
+	}
+	const tall = 1 << 14 // room enough for any decoration
+	r := image.Rect(0, 0, w, tall)
+	total := st.px(14)
+	for _, mk := range []func() (*plot.Axes, error){
+		func() (*plot.Axes, error) { return psnrAxes(st, r, lin, lin) },
+		func() (*plot.Axes, error) { return s.tinyAxes(st, r, lin, lin) },
+	} {
+		ax, err := mk()
+		if err != nil {
+			return 0, err
+		}
+		total += tall - ax.Plot.Dy() + plotH
+	}
+	return total, nil
 }

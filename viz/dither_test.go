@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func TestDitherNearestAndStochasticDiffer(t *testing.T) {
@@ -170,4 +171,28 @@ func TestDitherTinyUpdates(t *testing.T) {
 	// with an update this small it never moves (probability floor(u/step·2)/2 = 0).
 	require.NoError(t, s.Set("bits", "1"))
 	assert.Equal(t, "1", s.Facts()["tiny_stochastic_final"])
+}
+
+// TestDitherPhoneChartsHaveHeight: on a phone (the scene page's 357×1152
+// CSS canvas at ×2 and ×3, and a wider 412×1340 one), each chart's plot
+// area is at least a third as tall as it is wide once its title and legend
+// have their room, and the pictures above keep their captions.
+func TestDitherPhoneChartsHaveHeight(t *testing.T) {
+	var axes []*plot.Axes
+	stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+	defer stop()
+	for _, sz := range []struct {
+		w, h int
+		r    float64
+	}{{357, 1152, 2}, {357, 1152, 3}, {412, 1340, 3}} {
+		s, err := New("dither")
+		require.NoError(t, err)
+		axes = axes[:0]
+		img := image.NewRGBA(image.Rect(0, 0, int(float64(sz.w)*sz.r), int(float64(sz.h)*sz.r)))
+		require.NoError(t, RenderFor(s, img, Display{PixelRatio: sz.r}))
+		require.Len(t, axes, 2, "the two charts")
+		for _, a := range axes {
+			assert.GreaterOrEqual(t, 3*a.Plot.Dy(), a.Plot.Dx(), "%v at ×%g: plot %v too short", sz, sz.r, a.Plot)
+		}
+	}
 }
