@@ -39,6 +39,7 @@ type explorer struct {
 	edgeOK  bool             // edge was computed (the mode suits the format)
 	last    explorerLayout   // where the last render put the clickable parts
 	size    image.Point      // size of the last render
+	dropped int              // lines of text the last render left out for want of room
 }
 
 func newExplorer() Scene {
@@ -346,6 +347,10 @@ func (s *explorer) layout(st style, body image.Rectangle) explorerLayout {
 	if st.stacked {
 		infoH = min(st.px(420), L.left.Max.Y-top-st.px(180))
 	}
+	// The text never loses a line: it takes the height it needs, down to
+	// the number line's least (drawNumberLine's), and more on a phone.
+	need := s.drawInfo(nil, st, image.Rect(L.left.Min.X, top, L.left.Max.X, top+1<<20)) - top + st.px(12) // and the margin drawInfo keeps at the foot
+	infoH = max(infoH, min(need, L.left.Max.Y-top-st.px(60)))
 	lineH := min(st.px(230), L.left.Max.Y-top-infoH)
 	L.info = image.Rect(L.left.Min.X, top, L.left.Max.X, top+infoH)
 	L.line = image.Rect(L.left.Min.X, top+infoH, L.left.Max.X, top+infoH+lineH)
@@ -437,6 +442,7 @@ func (s *explorer) Render(dst *image.RGBA) error {
 		return fmt.Errorf("viz: explorer: %dx%d is too small", b.Dx(), b.Dy())
 	}
 	s.drawBits(dst, st, L)
+	s.dropped = 0
 	s.drawInfo(dst, st, L.info)
 	s.drawNumberLine(dst, st, L.line)
 	s.drawGrid(dst, st, L)

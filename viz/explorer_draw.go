@@ -82,7 +82,11 @@ func (s *explorer) drawBits(dst *image.RGBA, st style, L explorerLayout) {
 	}
 }
 
-func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
+// drawInfo writes the code's value and facts, and what a typed number
+// becomes (or, with none typed, the top edge of the format), in r; it
+// returns the y below the last thing written. With a nil dst it draws
+// nothing and measures: layout gives the text the height it needs.
+func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) int {
 	c := s.code()
 	ci, _ := s.f.Describe(c)
 	x, y := r.Min.X, r.Min.Y
@@ -124,7 +128,7 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 		// Before anything is typed, the top edge shows rounding and
 		// overflow at work in the current mode.
 		if !s.edgeOK {
-			return
+			return y
 		}
 		ts := st.body()
 		width := r.Dx() - st.px(14)
@@ -139,17 +143,19 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 		if room := (r.Max.Y - y - st.px(14)) / lineH; len(lines) > room {
 			// Short of room, the first line goes: the number line marks
 			// the step that has no code too.
+			n := len(lines)
 			lines = wrapLines(all[1:], ts, width)
 			lines = lines[:max(0, min(len(lines), room))]
+			s.note(dst, n-len(lines))
 		}
 		if len(lines) == 0 {
-			return
+			return y
 		}
 		box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+len(lines)*lineH+st.px(8)))
 		plot.FillRect(dst, box, plot.WithAlpha(plot.Vermillion, 0x1c))
 		plot.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, plot.Vermillion)
 		textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), lines, ts, st.px(6))
-		return
+		return box.Max.Y
 	}
 	head := fmt.Sprintf("x = %s  →  %s  (0x%02X, %s)", ex.Input, fullValue(ex.Result.Value), ex.Result.Code, ex.Mode)
 	bl, bh := s.bracket(*ex)
@@ -175,11 +181,22 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) {
 	lines = fitParts([]string{head, errLine}, st.body(), r.Dx()-st.px(14))
 	lineH := plot.MeasureText("Xg", st.body()).Height() + st.px(6)
 	// Whole lines only: those past the column's foot are left out.
+	n := len(lines)
 	lines = lines[:max(0, min(len(lines), (r.Max.Y-y-st.px(20))/lineH))]
+	s.note(dst, n-len(lines))
 	box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+len(lines)*lineH+st.px(8)))
 	plot.FillRect(dst, box, plot.WithAlpha(plot.Orange, 0x30))
 	plot.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, plot.Orange)
 	textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), lines, st.body(), st.px(6))
+	return box.Max.Y
+}
+
+// note records, when drawing (not measuring), how many lines of text were
+// left out for want of room.
+func (s *explorer) note(dst *image.RGBA, dropped int) {
+	if dst != nil {
+		s.dropped = dropped
+	}
 }
 
 // fitParts fits lines to width in style ts: a line too wide breaks at its

@@ -158,3 +158,31 @@ func TestExplorerInfoFitsColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestExplorerTextNeverCut: the info text, with the longest explanations
+// (a typed number with many digits, an overflow, a flush to zero, a NaN
+// code, the top edge with nothing typed), loses no line at phone sizes
+// (×1 and ×3), on a projector and on the desktop: the text takes the
+// height it needs from the number line below it.
+func TestExplorerTextNeverCut(t *testing.T) {
+	sizes := []struct {
+		w, h int
+		r    float64
+	}{{357, 1152, 1}, {357, 1152, 3}, {390, 1300, 2}, {640, 360, 1}, {1024, 768, 1}, {980, 570, 1}, {1920, 1080, 1}, {1280, 720, 1}}
+	settings := []map[string]string{
+		{}, {"code": "127"}, {"format": "E4M3FNUZ", "code": "128"},
+		{"value": "0.000123456789123456"}, {"value": "-123456.789012345", "overflow": "no-saturate"},
+		{"value": "1e-300", "rounding": "away"}, {"value": "465"}, {"value": "2^-9"},
+		{"format": "E5M2", "value": "61439.99999999"}, {"format": "E2M1", "value": "-5.000000001", "rounding": "zero"},
+	}
+	for _, sz := range sizes {
+		for _, set := range settings {
+			s, err := New("explorer")
+			require.NoError(t, err)
+			require.NoError(t, SetAll(s, set))
+			dst := image.NewRGBA(image.Rect(0, 0, int(float64(sz.w)*sz.r), int(float64(sz.h)*sz.r)))
+			require.NoError(t, RenderFor(s, dst, Display{PixelRatio: sz.r}))
+			assert.Zero(t, s.(*explorer).dropped, "%v %v: lines of text left out", sz, set)
+		}
+	}
+}
