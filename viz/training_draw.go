@@ -168,6 +168,18 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 			return err
 		}
 	}
+	// A title that wraps (on a phone) must not make one map's rows
+	// shorter than the other's: the taller plot gives up the difference.
+	if d := maps[0].Plot.Dy() - maps[1].Plot.Dy(); d != 0 {
+		i := 0
+		if d < 0 {
+			i, d = 1, -d
+		}
+		halves[i].Min.Y += d
+		if maps[i], err = st.axes(halves[i], xs, band, titles[i], xlabel, ""); err != nil {
+			return err
+		}
+	}
 	axes := []*plot.Axes{loss, maps[0], maps[1]}
 	for _, ax := range axes {
 		ax.Draw(dst)
@@ -199,9 +211,8 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	}
 	if tr.status == "not started" {
 		ts := st.body()
-		ts.Align, ts.VAlign, ts.Color = plot.AlignCenter, plot.AlignMiddle, st.th.MutedText
-		p := axes[0].Plot
-		plot.DrawText(dst, "Check Train to start: one step of each recipe in turn", float64(p.Min.X+p.Max.X)/2, float64(p.Min.Y+p.Max.Y)/2, ts)
+		ts.Color = st.th.MutedText
+		plotNote(dst, st, axes[0].Plot, "Check Train to start: one step of each recipe in turn", ts)
 	}
 	return s.drawMaps(dst, st, tr, layers, axes[1], axes[2])
 }
@@ -244,11 +255,8 @@ func (s *trainingScene) drawMaps(dst *image.RGBA, st style, tr trainingState, la
 		if tr.done >= trainStatsEvery {
 			msg = c.recipe + " scales no " + operandText[s.ps.str("operand")]
 		}
-		ts := st.muted()
-		ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignMiddle
 		for _, ax := range []*plot.Axes{amaxAx, underAx} {
-			p := ax.Plot
-			plot.DrawText(dst, msg, float64(p.Min.X+p.Max.X)/2, float64(p.Min.Y+p.Max.Y)/2, ts)
+			plotNote(dst, st, ax.Plot, msg, st.muted())
 		}
 		return nil
 	}
@@ -290,4 +298,17 @@ func (s *trainingScene) drawMaps(dst *image.RGBA, st style, tr trainingState, la
 		}
 	}
 	return nil
+}
+
+// plotNote writes msg in the middle of the plot area p, wrapped to its
+// width: a note that stands in for data not there yet.
+func plotNote(dst *image.RGBA, st style, p image.Rectangle, msg string, ts plot.TextStyle) {
+	lines := wrapText(msg, ts, p.Dx()-st.px(16))
+	lineH := plot.MeasureText("Xg", ts).Height() + st.px(4)
+	ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignTop
+	y := (p.Min.Y+p.Max.Y)/2 - len(lines)*lineH/2
+	for _, l := range lines {
+		plot.DrawText(dst, l, float64(p.Min.X+p.Max.X)/2, float64(y), ts)
+		y += lineH
+	}
 }

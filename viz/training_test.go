@@ -2,6 +2,7 @@ package viz
 
 import (
 	"bytes"
+	"image"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/train"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // newTrainingWith returns a training scene with params applied.
@@ -245,4 +247,32 @@ func TestTrainingGoldenAfterSteps(t *testing.T) {
 	want := decodePNG(t, path)
 	n, worst, first := pixelDiff(want, img)
 	assert.Zero(t, n, "%s differs in %d pixels (largest %d, first at %v); regenerate with -update if intended", path, n, worst, first)
+}
+
+// TestTrainingOnAPhone: on the scene page's phone canvas (357×1152 CSS at
+// ×3), before training and after 20 steps, nothing is drawn in the
+// picture's outer columns below the title bar (the centred notes wrap inside their plots
+// instead of running off both edges), and the two stacked maps have plot
+// areas of one height, though only one title wraps.
+func TestTrainingOnAPhone(t *testing.T) {
+	var axes []*plot.Axes
+	stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+	defer stop()
+	s := newTrainingWith(t, nil)
+	for _, steps := range []int{0, 20} {
+		require.NoError(t, s.advanceSteps(steps))
+		axes = axes[:0]
+		img := image.NewRGBA(image.Rect(0, 0, 1071, 3456))
+		require.NoError(t, RenderFor(s, img, Display{PixelRatio: 3}))
+		require.Len(t, axes, 3, "the loss curves and two maps")
+		assert.Equal(t, axes[1].Plot.Dy(), axes[2].Plot.Dy(), "after %d steps: maps of different heights", steps)
+		bg := img.RGBAAt(0, 0)
+		for y := axes[0].Outer.Min.Y; y < img.Bounds().Dy(); y++ { // below the title bar's rule
+			for _, x := range []int{0, 1, 2, 1068, 1069, 1070} {
+				if img.RGBAAt(x, y) != bg {
+					t.Fatalf("after %d steps: something drawn at the picture's edge, (%d, %d)", steps, x, y)
+				}
+			}
+		}
+	}
 }

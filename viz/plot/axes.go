@@ -189,7 +189,7 @@ func (a *Axes) Draw(dst *image.RGBA) {
 	p := a.Plot
 	a.labels = a.labels[:0]
 	a.data = nil
-	a.canvas = canvasOf(dst)
+	a.canvas = bufferKey(dst)
 	notifyAxes(a)
 	FillRect(dst, a.Outer, th.Background)
 	FillRect(dst, p, th.PlotBackground)

@@ -88,7 +88,7 @@ func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []
 	t := themeOrDefault(th)
 	box := cornerBox(area.Canon(), corner, legendSize(entries, &t))
 	drawLegendBox(dst, box, entries, &t)
-	notifyLegend(LegendPlacement{Kind: PlacedBeside, Box: box.Intersect(dst.Rect), canvas: canvasOf(dst)})
+	notifyLegend(LegendPlacement{Kind: PlacedBeside, Box: box.Intersect(dst.Rect), canvas: bufferKey(dst)})
 	return box, nil
 }
 
@@ -197,7 +197,7 @@ func (a *Axes) legendPlace(corner Corner, sz image.Point) (image.Rectangle, bool
 func DrawInlineLegend(dst *image.RGBA, x, y, maxWidth int, entries []LegendEntry, st TextStyle, th *Theme) image.Rectangle {
 	r := drawInlineLegend(dst, x, y, maxWidth, entries, st, th)
 	if dst != nil {
-		notifyLegend(LegendPlacement{Kind: PlacedBeside, Box: r.Intersect(dst.Rect), canvas: canvasOf(dst)})
+		notifyLegend(LegendPlacement{Kind: PlacedBeside, Box: r.Intersect(dst.Rect), canvas: bufferKey(dst)})
 	}
 	return r
 }

@@ -188,16 +188,6 @@ type LegendPlacement struct {
 // screen to measure it is none of theirs.
 func (p LegendPlacement) On(a *Axes) bool { return p.canvas != nil && p.canvas == a.canvas }
 
-// canvasOf identifies the pixels of dst: the last byte of the array behind
-// them, which every sub-image of one picture shares.
-func canvasOf(dst *image.RGBA) *uint8 {
-	if dst == nil || cap(dst.Pix) == 0 {
-		return nil
-	}
-	all := dst.Pix[:cap(dst.Pix)]
-	return &all[len(all)-1]
-}
-
 var axesObservers struct {
 	sync.Mutex
 	next int
