@@ -38,40 +38,58 @@ const (
 	BottomRight
 )
 
-// Legend layout, in pixels.
+// Legend layout, in pixels at the theme's default tick size (14 px); a
+// legend scales with its text (legendMetrics), so that a small picture's
+// legend is as compact as its text.
 const (
 	legendPad     = 8  // inside the box
 	legendMargin  = 8  // between the box and the area's edge
 	legendKeyW    = 28 // width of the key column
 	legendKeyGap  = 8  // key to label
 	legendRowGap  = 4  // between rows
+	legendMinRow  = 14 // the least row height
 	legendBorderW = 1
 )
+
+// legendMetrics is the legend layout for a theme, in pixels.
+type legendMetrics struct{ pad, margin, keyW, keyGap, rowGap, rowH int }
+
+func metricsFor(t *Theme) legendMetrics {
+	k := t.TickSize / 14
+	if !(k > 0) {
+		k = 1
+	}
+	px := func(v float64) int { return max(1, int(math.Round(v*k))) }
+	return legendMetrics{
+		pad: px(legendPad), margin: px(legendMargin), keyW: px(legendKeyW), keyGap: px(legendKeyGap), rowGap: px(legendRowGap),
+		rowH: max(MeasureText("Xg", t.tickStyle()).Height(), px(legendMinRow)),
+	}
+}
 
 // legendSize returns the width and height of the legend box of entries.
 func legendSize(entries []LegendEntry, t *Theme) image.Point {
 	ts := t.tickStyle()
-	rowH := max(MeasureText("Xg", ts).Height(), 14)
+	m := metricsFor(t)
 	textW := 0
 	for _, e := range entries {
 		textW = max(textW, MeasureText(e.Label, ts).Width)
 	}
-	return image.Pt(2*legendPad+legendKeyW+legendKeyGap+textW, 2*legendPad+len(entries)*rowH+(len(entries)-1)*legendRowGap)
+	return image.Pt(2*m.pad+m.keyW+m.keyGap+textW, 2*m.pad+len(entries)*m.rowH+(len(entries)-1)*m.rowGap)
 }
 
-// cornerBox returns the box of size sz in the given corner of area, at
-// legendMargin from its edges.
-func cornerBox(area image.Rectangle, corner Corner, sz image.Point) image.Rectangle {
+// cornerBox returns the box of size sz in the given corner of area, margin
+// pixels from its edges.
+func cornerBox(area image.Rectangle, corner Corner, sz image.Point, margin int) image.Rectangle {
 	var at image.Point
 	switch corner {
 	case TopLeft:
-		at = image.Pt(area.Min.X+legendMargin, area.Min.Y+legendMargin)
+		at = image.Pt(area.Min.X+margin, area.Min.Y+margin)
 	case BottomLeft:
-		at = image.Pt(area.Min.X+legendMargin, area.Max.Y-legendMargin-sz.Y)
+		at = image.Pt(area.Min.X+margin, area.Max.Y-margin-sz.Y)
 	case BottomRight:
-		at = image.Pt(area.Max.X-legendMargin-sz.X, area.Max.Y-legendMargin-sz.Y)
+		at = image.Pt(area.Max.X-margin-sz.X, area.Max.Y-margin-sz.Y)
 	default:
-		at = image.Pt(area.Max.X-legendMargin-sz.X, area.Min.Y+legendMargin)
+		at = image.Pt(area.Max.X-margin-sz.X, area.Min.Y+margin)
 	}
 	return image.Rectangle{Min: at, Max: at.Add(sz)}
 }
@@ -86,7 +104,7 @@ func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []
 		return image.Rectangle{}, fmt.Errorf("plot: legend: %w: no entries", ErrEmptyData)
 	}
 	t := themeOrDefault(th)
-	box := cornerBox(area.Canon(), corner, legendSize(entries, &t))
+	box := cornerBox(area.Canon(), corner, legendSize(entries, &t), metricsFor(&t).margin)
 	drawLegendBox(dst, box, entries, &t)
 	notifyLegend(LegendPlacement{Kind: PlacedBeside, Box: box.Intersect(dst.Rect), canvas: bufferKey(dst)})
 	return box, nil
@@ -96,23 +114,24 @@ func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []
 func drawLegendBox(dst *image.RGBA, box image.Rectangle, entries []LegendEntry, t *Theme) {
 	ts := t.tickStyle()
 	ts.VAlign = AlignMiddle
-	rowH := max(MeasureText("Xg", ts).Height(), 14)
+	m := metricsFor(t)
+	k := t.TickSize / 14
 	FillRect(dst, box, t.LegendFill)
 	StrokeRect(dst, box, legendBorderW, t.Grid)
 	for i, e := range entries {
-		top := box.Min.Y + legendPad + i*(rowH+legendRowGap)
-		cy := float64(top) + float64(rowH)/2
-		kx0 := float64(box.Min.X + legendPad)
-		kx1 := kx0 + legendKeyW
-		s := min(rowH-2, 14)
-		x0, y0 := int(kx0)+(legendKeyW-s)/2, top+(rowH-s)/2
+		top := box.Min.Y + m.pad + i*(m.rowH+m.rowGap)
+		cy := float64(top) + float64(m.rowH)/2
+		kx0 := float64(box.Min.X + m.pad)
+		kx1 := kx0 + float64(m.keyW)
+		s := min(m.rowH-2, max(1, int(math.Round(14*k))))
+		x0, y0 := int(kx0)+(m.keyW-s)/2, top+(m.rowH-s)/2
 		drawLegendKey(dst, e, t, legendKey{
 			x0: kx0, x1: kx1, y: cy,
 			swatch:     image.Rect(x0, y0, x0+s, y0+s),
-			marker:     8,
-			lineMarker: func(w float64) float64 { return 3*w + 2 },
+			marker:     8 * k,
+			lineMarker: func(w float64) float64 { return 3*w + 2*k },
 		})
-		DrawText(dst, e.Label, kx1+legendKeyGap, cy, ts)
+		DrawText(dst, e.Label, kx1+float64(m.keyGap), cy, ts)
 	}
 }
 
@@ -158,20 +177,21 @@ func (a *Axes) legendPlace(corner Corner, sz image.Point) (image.Rectangle, bool
 	// The border pixel around the box must be free too: data touching the
 	// frame would read as part of it.
 	free := func(b image.Rectangle) bool { return b.In(p) && a.Covered(b.Inset(-1)) == 0 }
-	first := cornerBox(p, corner, sz)
+	margin := metricsFor(&a.Theme).margin
+	first := cornerBox(p, corner, sz, margin)
 	if free(first) {
 		return first, true
 	}
 	for _, c := range []Corner{TopRight, TopLeft, BottomLeft, BottomRight} {
-		if b := cornerBox(p, c, sz); c != corner && free(b) {
+		if b := cornerBox(p, c, sz, margin); c != corner && free(b) {
 			return b, true
 		}
 	}
 	// Scan positions on a grid, nearest to the preferred corner first.
 	step := max(4, min(p.Dx(), p.Dy())/32)
 	best, bestD := image.Rectangle{}, math.Inf(1)
-	for y := p.Min.Y + legendMargin; y+sz.Y <= p.Max.Y-legendMargin; y += step {
-		for x := p.Min.X + legendMargin; x+sz.X <= p.Max.X-legendMargin; x += step {
+	for y := p.Min.Y + margin; y+sz.Y <= p.Max.Y-margin; y += step {
+		for x := p.Min.X + margin; x+sz.X <= p.Max.X-margin; x += step {
 			b := image.Rectangle{Min: image.Pt(x, y), Max: image.Pt(x+sz.X, y+sz.Y)}
 			d := math.Hypot(float64(b.Min.X-first.Min.X), float64(b.Min.Y-first.Min.Y))
 			if d < bestD && free(b) {
@@ -183,8 +203,8 @@ func (a *Axes) legendPlace(corner Corner, sz image.Point) (image.Rectangle, bool
 		return best, true
 	}
 	// Beside the plot, in the right margin.
-	if a.Outer.Max.X-p.Max.X >= sz.X+2*legendMargin && p.Dy() >= sz.Y {
-		return image.Rectangle{Min: image.Pt(p.Max.X+legendMargin, p.Min.Y), Max: image.Pt(p.Max.X+legendMargin+sz.X, p.Min.Y+sz.Y)}, true
+	if a.Outer.Max.X-p.Max.X >= sz.X+2*margin && p.Dy() >= sz.Y {
+		return image.Rectangle{Min: image.Pt(p.Max.X+margin, p.Min.Y), Max: image.Pt(p.Max.X+margin+sz.X, p.Min.Y+sz.Y)}, true
 	}
 	return image.Rectangle{}, false
 }

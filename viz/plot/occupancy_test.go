@@ -57,7 +57,7 @@ func TestLegendKeepsOffData(t *testing.T) {
 	require.NoError(t, ax.Line(img, []float64{5, 10}, []float64{5, 10}, LineStyle{Width: 2}))
 	box, err := ax.Legend(img, TopRight, entries)
 	require.NoError(t, err)
-	assert.Equal(t, cornerBox(ax.Plot, TopLeft, box.Size()), box)
+	assert.Equal(t, cornerBox(ax.Plot, TopLeft, box.Size(), metricsFor(&ax.Theme).margin), box)
 	assert.Zero(t, ax.Covered(box))
 	// Bars filling every corner leave a gap in the middle of the top: the
 	// legend goes there.
