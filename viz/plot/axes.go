@@ -35,7 +35,9 @@ type AxesOptions struct {
 	// Legend lists the entries the caller will pass to Legend, if any, for
 	// a legend that must never hide data whatever the data: NewAxes leaves
 	// a strip above the plot area where Legend then writes them in rows,
-	// outside the plot, unless that would halve the plot area.
+	// outside the plot, unless that would leave the plot area less than a
+	// third of its height (or 32 pixels); where leaving out the title
+	// would make room for it, the title is left out.
 	Legend []LegendEntry
 }
 
@@ -79,6 +81,15 @@ func NewAxes(outer image.Rectangle, x, y Scale, opts AxesOptions) (*Axes, error)
 		if p := a.layout(x, y, plot); p.Dy() >= max(2*minPlotSize, plot.Dy()/3) {
 			plot = p
 		} else {
+			// Where the title's room would make it fit, the title gives
+			// way: on a thumbnail the key says more than the title.
+			if opts.Title != "" {
+				bare := opts
+				bare.Title = ""
+				if b, err := NewAxes(outer, x, y, bare); err == nil && b.strip > 0 {
+					return b, nil
+				}
+			}
 			a.strip = 0
 			a.layout(x, y, plot)
 		}

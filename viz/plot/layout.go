@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 )
 
 // Insets are distances from the edges of a rectangle, in pixels.
@@ -174,7 +175,8 @@ func DrawTitleBar(dst *image.RGBA, r image.Rectangle, title, subtitle string, th
 		ts.VAlign, ss.VAlign = AlignMiddle, AlignMiddle
 		box := DrawText(dst, title, float64(x), cy, ts)
 		if subtitle != "" {
-			DrawText(dst, subtitle, float64(box.Max.X+3*outerPad), cy, ss)
+			sx := box.Max.X + 3*outerPad
+			DrawText(dst, shortened(subtitle, ss, x+width-sx), float64(sx), cy, ss)
 		}
 		HLine(dst, bar.Min.X, bar.Max.X-1, bar.Max.Y-1, t.Grid)
 		return body
@@ -194,4 +196,20 @@ func DrawTitleBar(dst *image.RGBA, r image.Rectangle, title, subtitle string, th
 	}
 	HLine(dst, bar.Min.X, bar.Max.X-1, bar.Max.Y-1, t.Grid)
 	return body
+}
+
+// shortened returns s, or as many of its first words as fit width pixels
+// in style st followed by "…", or "" if not even one does: a subtitle on a
+// thumbnail ends in an ellipsis rather than at the picture's edge.
+func shortened(s string, st TextStyle, width int) string {
+	if MeasureText(s, st).Width <= width {
+		return s
+	}
+	words := strings.Fields(s)
+	for n := len(words) - 1; n > 0; n-- {
+		if t := strings.Join(words[:n], " ") + " …"; MeasureText(t, st).Width <= width {
+			return t
+		}
+	}
+	return ""
 }
