@@ -424,6 +424,28 @@
     }
     refresh();
   });
+  // The canvas and the controls beside it end just above the foot of the
+  // window (see --frame-top in style.css), measured again whenever what lies above it changes height
+  // (the header wrapping) and on resize. The status line right above it
+  // does not count: while it shows (loading, a message) the canvas moves
+  // down by its height rather than change size, so that the scene is not
+  // drawn again when the loading line goes.
+  function fitFrame() {
+    // Where the canvas starts with the status line hidden: the top of the
+    // line's margin box.
+    const top = scrollY + (status.offsetHeight > 0 ?
+      status.getBoundingClientRect().top - parseFloat(getComputedStyle(status).marginTop) :
+      frame.getBoundingClientRect().top);
+    document.documentElement.style.setProperty("--frame-top", Math.ceil(top) + "px");
+    const side = document.querySelector(".side");
+    if (side) document.documentElement.style.setProperty("--side-top", Math.ceil(side.getBoundingClientRect().top + scrollY) + "px");
+  }
+  const above = new ResizeObserver(fitFrame);
+  for (const el of [document.querySelector(".site-header"), document.querySelector(".stage-head")]) {
+    if (el) above.observe(el);
+  }
+  window.addEventListener("resize", fitFrame);
+  fitFrame();
   frame.addEventListener("load", start, { once: true });
   frame.src = "canvas.html#" + encodeURIComponent(name);
 })();
