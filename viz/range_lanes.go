@@ -45,8 +45,11 @@ func laneGeometry(st style, cy, step float64) laneGeom {
 	lh := float64(plot.MeasureText("Xg", laneText(st)).Height())
 	msize, gap := laneMarkerSize(st), st.pxf(3)
 	if step < laneTwoRows(st) {
+		// The labels' row, beside the markers, no lower than the lane's
+		// foot allows.
 		m := cy + step*0.2
-		return laneGeom{combTop: int(cy - step*0.34), combBot: int(cy + step*0.02), markY: m, rows: []float64{m}}
+		row := math.Max(math.Min(m, cy+step/2-lh/2-1), cy-step/2+lh/2)
+		return laneGeom{combTop: int(cy - step*0.34), combBot: int(cy + step*0.02), markY: m, rows: []float64{row}}
 	}
 	bot := cy + step/2 - gap
 	r1 := bot - lh/2

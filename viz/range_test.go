@@ -177,7 +177,8 @@ func TestRangeExplainFollowsFacts(t *testing.T) {
 }
 
 // TestRangeLaneLabelsClear: on a phone (the scene page's 357×1152 canvas at
-// ×1 and ×3) and on wider pictures, every lane label (max and overflow
+// ×1 and ×3), on the 1024×768 page's short canvas (991×541) and on wider
+// pictures, every lane label (max and overflow
 // threshold, extremes beyond the axis) lies inside its lane, covers no
 // marker and no other label, and none is left out where there is room
 // (only the 480×270 layout, eight lanes in 270 px, may leave one out).
@@ -185,7 +186,7 @@ func TestRangeLaneLabelsClear(t *testing.T) {
 	sizes := []struct {
 		w, h int
 		d    Display
-	}{{357, 1152, Display{PixelRatio: 1}}, {1071, 3456, Display{PixelRatio: 3}}, {390, 1300, Display{}}, {480, 270, Display{}}, {1024, 768, Display{}}, {1920, 1080, Display{}}}
+	}{{357, 1152, Display{PixelRatio: 1}}, {1071, 3456, Display{PixelRatio: 3}}, {390, 1300, Display{}}, {480, 270, Display{}}, {991, 541, Display{}}, {980, 570, Display{}}, {1024, 768, Display{}}, {1920, 1080, Display{}}}
 	for _, formats := range []string{defaultRangeFormats, "E4M3FN,E5M2,E4M3FNUZ,E5M2FNUZ,E4M3,E3M4,FP16,BF16"} {
 		for _, span := range []string{"fp8", "all"} {
 			for _, sz := range sizes {
