@@ -347,10 +347,11 @@ func (s *explorer) layout(st style, body image.Rectangle) explorerLayout {
 	if st.stacked {
 		infoH = min(st.px(420), L.left.Max.Y-top-st.px(180))
 	}
-	// The text never loses a line: it takes the height it needs, down to
-	// the number line's least (drawNumberLine's), and more on a phone.
+	// The text never loses a line: it takes the height it needs, leaving
+	// the number line room for its labels (its boxes set smaller type
+	// where that is short, see drawInfo).
 	need := s.drawInfo(nil, st, image.Rect(L.left.Min.X, top, L.left.Max.X, top+1<<20)) - top + st.px(12) // and the margin drawInfo keeps at the foot
-	infoH = max(infoH, min(need, L.left.Max.Y-top-st.px(60)))
+	infoH = max(infoH, min(need, L.left.Max.Y-top-st.px(100)))
 	lineH := min(st.px(230), L.left.Max.Y-top-infoH)
 	L.info = image.Rect(L.left.Min.X, top, L.left.Max.X, top+infoH)
 	L.line = image.Rect(L.left.Min.X, top+infoH, L.left.Max.X, top+infoH+lineH)

@@ -140,6 +140,12 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) int {
 		all := s.edgeLines(s.edge)
 		lines := wrapLines(all, ts, width)
 		lineH := plot.MeasureText("Xg", ts).Height() + st.px(6)
+		if small := st.text(14, plot.FontRegular, color.RGBA{}); len(lines)*lineH > r.Max.Y-y-st.px(14) && ts.Size > small.Size {
+			// Short of room, smaller type first.
+			ts = small
+			lines = wrapLines(all, ts, width)
+			lineH = plot.MeasureText("Xg", ts).Height() + st.px(6)
+		}
 		if room := (r.Max.Y - y - st.px(14)) / lineH; len(lines) > room {
 			// Short of room, the first line goes: the number line marks
 			// the step that has no code too.
@@ -178,8 +184,15 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) int {
 	case ex.Underflow:
 		errLine += "  ·  flushed to zero"
 	}
-	lines = fitParts([]string{head, errLine}, st.body(), r.Dx()-st.px(14))
-	lineH := plot.MeasureText("Xg", st.body()).Height() + st.px(6)
+	ts := st.body()
+	lines = fitParts([]string{head, errLine}, ts, r.Dx()-st.px(14))
+	lineH := plot.MeasureText("Xg", ts).Height() + st.px(6)
+	if len(lines)*lineH > r.Max.Y-y-st.px(20) {
+		// Short of room, smaller type first.
+		ts = st.text(14, plot.FontRegular, color.RGBA{})
+		lines = fitParts([]string{head, errLine}, ts, r.Dx()-st.px(14))
+		lineH = plot.MeasureText("Xg", ts).Height() + st.px(6)
+	}
 	// Whole lines only: those past the column's foot are left out.
 	n := len(lines)
 	lines = lines[:max(0, min(len(lines), (r.Max.Y-y-st.px(20))/lineH))]
@@ -187,7 +200,7 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) int {
 	box := image.Rect(x, y+st.px(6), r.Max.X, min(r.Max.Y, y+st.px(6)+len(lines)*lineH+st.px(8)))
 	plot.FillRect(dst, box, plot.WithAlpha(plot.Orange, 0x30))
 	plot.VLine(dst, box.Min.X, box.Min.Y, box.Max.Y-1, plot.Orange)
-	textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), lines, st.body(), st.px(6))
+	textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), lines, ts, st.px(6))
 	return box.Max.Y
 }
 
