@@ -133,3 +133,38 @@ func TestAxesHeatmapPoolsExtremes(t *testing.T) {
 		assert.Less(t, top+nan, ax.Plot.Dx(), "sampling loses the row (and the NaN) at this size: the test can fail")
 	}
 }
+
+// A marker's label keeps off data: beside a full-height bar it goes to the
+// other side of its line; between two full-height bars too close for it
+// across, it runs up along the line; with no free place at all it is left
+// out, and every placement is reported.
+func TestMarkerLabelKeepsOffData(t *testing.T) {
+	var seen []LegendPlacement
+	stop := ObserveLegends(func(p LegendPlacement) { seen = append(seen, p) })
+	defer stop()
+	ax, img := newTestAxes(t, image.Rect(0, 0, 400, 300), linear(t, 0, 10), linear(t, 0, 10), AxesOptions{})
+	ax.Draw(img)
+	require.NoError(t, ax.Bars(img, []float64{7}, []float64{10}, 3.9, BarStyle{}))
+	ax.VMarker(img, 5, "a long marker label", LineStyle{})
+	require.Len(t, seen, 1)
+	box := seen[0].Box
+	assert.False(t, seen[0].Omitted)
+	assert.Less(t, box.Max.X, int(ax.X.Map(5)), "left of the line, away from the bar")
+	assert.Zero(t, ax.CoveredData(box))
+	// Bars left and right of the line, leaving a gap narrower than the
+	// label: it turns to run along the line.
+	ax.Draw(img)
+	require.NoError(t, ax.Bars(img, []float64{2.5, 7.5}, []float64{10, 10}, 3, BarStyle{}))
+	ax.VMarker(img, 5, "a long marker label", LineStyle{})
+	require.Len(t, seen, 2)
+	box = seen[1].Box
+	assert.False(t, seen[1].Omitted)
+	assert.Greater(t, box.Dy(), box.Dx(), "rotated along the line")
+	assert.Zero(t, ax.CoveredData(box))
+	// No room at all: left out, nothing drawn over the data.
+	ax.Draw(img)
+	require.NoError(t, ax.Bars(img, []float64{5}, []float64{10}, 10, BarStyle{}))
+	ax.VMarker(img, 5, "a long marker label", LineStyle{})
+	require.Len(t, seen, 3)
+	assert.True(t, seen[2].Omitted)
+}
