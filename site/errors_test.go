@@ -60,7 +60,10 @@ func TestControlErrorsClear(t *testing.T) {
 	tab.set(t, "#p-code", "90")
 	waitNoError(t, tab, "code", "the slider")
 
-	// Reset clears every error.
+	// Reset clears every error. The slider's change is drawn first: a scene
+	// update still on its way would rewrite the value box (and rightly
+	// clear its error) after "abc" was typed.
+	tab.waitDrawn(t)
 	tab.set(t, "#p-value", "abc")
 	require.NotEmpty(t, errorOf(t, tab, "value"))
 	tab.do(t, chromedp.Click(chromedp.ID("reset")))
