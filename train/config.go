@@ -60,15 +60,13 @@ func Classroom() Config {
 // Reference is the configuration of the measured comparison: 4 blocks of
 // width 64, 4 heads, 64 bytes of context, 16 sequences (1024 tokens) a step,
 // 220,544 parameters. Its linear layers cost 6·(12·C²·L + C·V)·B·T ≈ 1.3
-// GFLOP a step (forward and both backward products); at the ~14 GFLOPS
-// gonum's Sgemm reaches on 2 idle cores that is ≈0.1 s a step, plus
-// attention, GELU and softmax (about a third more in profiles). At
-// 0.1–0.15 s a step, 13 recipes × 3 seeds × 500 steps take 33–49 minutes,
-// inside the 60-minute budget, as long as a quantized step stays near the
-// float32 one. Width 128 at 2048 tokens would cost ~8× as much. (On the
-// shared, loaded development machine a float32 step measured ~0.3 s of CPU
-// time; the recipes that emulate fast accumulation, deepseek and
-// fast-accum-bwd, are an order of magnitude slower and do not fit yet.)
+// GFLOP a step (forward and both backward products; LinearProducts lists
+// them). Measured on the 2-core development VM at load 0.5 (2026-11-22),
+// 30 steps with their evaluation took 0.26 s a step in float32, 0.35 s
+// tensorwise and 0.74 s deepseek: every named recipe × 3 seeds × 500 steps
+// would take about 2.5 hours, not the 60-minute budget of issue 16, so the
+// configuration still has to shrink (fewer tokens a step or fewer steps)
+// before its comparison is run.
 func Reference() Config {
 	return Config{
 		Name: "reference", Layers: 4, Width: 64, Heads: 4, Context: 64, Batch: 16,
