@@ -283,7 +283,8 @@ func Render(rec *Record, spike *Record, curves string) (string, error) {
 		"here) and rewrites this page and its curves. ", cfg.Name, rec.Seconds/60)
 	ref, refPlan := train.Reference(), plans["reference"]
 	w("`go tool task training-doc CONFIG=reference` runs the reference configuration (%d blocks of width %d, "+
-		"%d recipes × 3 seeds × %d steps, sized for a 60-minute budget on this machine); ",
+		"%d recipes × 3 seeds × %d steps; meant for a 60-minute budget on this machine, which it does not fit yet: "+
+		"see train.Reference for its measured step times); ",
 		ref.Layers, ref.Width, len(strings.Split(refPlan.recipes, ",")), refPlan.steps)
 	if cfg.Name == "reference" {
 		w("this page is that run.\n")
