@@ -506,15 +506,6 @@ func (d *dumper) fwht() error {
 
 // products runs the scaled FP8 products and the BF16 product, float32 out.
 func (d *dumper) products() error {
-	type pair struct {
-		fa, fb *fp8.Format
-		ga, gb scaling.Granularity
-	}
-	pairs := []pair{
-		{fp8.E4M3FN, fp8.E4M3FN, scaling.PerTensor, scaling.PerTensor},
-		{fp8.E4M3FN, fp8.E4M3FN, scaling.PerRow, scaling.PerCol},
-		{fp8.E4M3FN, fp8.E5M2, scaling.PerTensor, scaling.PerTensor},
-	}
 	for _, s := range [][3]int{{64, 128, 48}, {128, 1024, 256}} {
 		m, k, n := s[0], s[1], s[2]
 		a, ain, err := d.input(m, k, InputNormal, d.cfg.Seed+21)
@@ -525,7 +516,7 @@ func (d *dumper) products() error {
 		if err != nil {
 			return err
 		}
-		for _, pr := range pairs {
+		for _, pr := range productPairs {
 			cpu := NewCPU()
 			qa, err1 := cpu.Quantize(a, pr.fa, pr.ga, QuantizeOptions{})
 			qb, err2 := cpu.Quantize(b, pr.fb, pr.gb, QuantizeOptions{})

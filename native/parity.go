@@ -461,18 +461,24 @@ func (p *parity) gemmShapes() [][3]int {
 	return s
 }
 
+// productPair is the operands' formats and granularities of one scaled
+// FP8 product case.
+type productPair struct {
+	fa, fb *fp8.Format
+	ga, gb scaling.Granularity
+}
+
+// productPairs are the FP8 products Parity and Dump check: what the GPU's
+// cuBLASLt path takes (tensor × tensor, E4M3FN × E5M2, row × column).
+var productPairs = []productPair{
+	{fp8.E4M3FN, fp8.E4M3FN, scaling.PerTensor, scaling.PerTensor},
+	{fp8.E4M3FN, fp8.E5M2, scaling.PerTensor, scaling.PerTensor},
+	{fp8.E4M3FN, fp8.E4M3FN, scaling.PerRow, scaling.PerCol},
+}
+
 func (p *parity) scaledMatMul() error {
-	type pair struct {
-		fa, fb *fp8.Format
-		ga, gb scaling.Granularity
-	}
-	pairs := []pair{
-		{fp8.E4M3FN, fp8.E4M3FN, scaling.PerTensor, scaling.PerTensor},
-		{fp8.E4M3FN, fp8.E5M2, scaling.PerTensor, scaling.PerTensor},
-		{fp8.E4M3FN, fp8.E4M3FN, scaling.PerRow, scaling.PerCol},
-	}
 	for _, sh := range p.gemmShapes() {
-		for _, pr := range pairs {
+		for _, pr := range productPairs {
 			for _, out := range []Output{OutputFloat32, OutputBF16} {
 				name := fmt.Sprintf("scaled-matmul %s(%s)x%s(%s) %dx%dx%d -> %s", pr.fa.Name(), pr.ga, pr.fb.Name(), pr.gb, sh[0], sh[1], sh[2], out)
 				if !p.wants(name) {
