@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/fp8lab/fp8lab/internal/testenv"
 )
 
 // BenchmarkStep times one training step (forward, backward, AdamW) per
@@ -75,12 +77,12 @@ func BenchmarkStepRatio(b *testing.B) {
 				b.ResetTimer()
 				for range b.N {
 					for i, tr := range trainers {
-						start, startCPU := time.Now(), processCPU()
+						start, startCPU := time.Now(), testenv.ProcessCPU()
 						if _, err := tr.Step(); err != nil {
 							b.Fatal(err)
 						}
 						steps[i] = append(steps[i], time.Since(start))
-						cpu[i] += processCPU() - startCPU
+						cpu[i] += testenv.ProcessCPU() - startCPU
 					}
 				}
 				fp32, quantized := median(steps[0]), median(steps[1])

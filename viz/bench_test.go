@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/fp8lab/fp8lab/internal/testenv"
 )
 
 // benchW×benchH is the frame size the desktop app targets.
@@ -26,7 +28,7 @@ func BenchmarkRender(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			c0 := cpuTime()
+			c0 := testenv.ProcessCPU()
 			for range b.N {
 				if err := s.Render(img); err != nil {
 					b.Fatal(err)
@@ -67,7 +69,7 @@ func BenchmarkRenderChanging(b *testing.B) {
 			sl := sliders[name]
 			b.ReportAllocs()
 			b.ResetTimer()
-			c0 := cpuTime()
+			c0 := testenv.ProcessCPU()
 			for i := range b.N {
 				v := sl[1+i%2]
 				if name == "dither" {
@@ -89,7 +91,7 @@ func BenchmarkRenderChanging(b *testing.B) {
 // (all threads), which a busy shared machine inflates much less.
 func reportFrame(b *testing.B, c0 time.Duration) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
-	if c := cpuTime() - c0; c > 0 {
+	if c := testenv.ProcessCPU() - c0; c > 0 {
 		b.ReportMetric(float64(c.Microseconds())/1000/float64(b.N), "cpu-ms/frame")
 	}
 }
