@@ -146,6 +146,11 @@ func (b *bench) add(r BenchResult) {
 // time runs fn twice to warm up, then Iters times between two events, and
 // returns the mean milliseconds per run.
 func (b *bench) time(fn func() error) (float64, error) {
+	return b.timeN(b.cfg.Iters, fn)
+}
+
+// timeN is time with iters timed runs.
+func (b *bench) timeN(iters int, fn func() error) (float64, error) {
 	for range 2 {
 		if err := fn(); err != nil {
 			return 0, err
@@ -164,7 +169,7 @@ func (b *bench) time(fn func() error) (float64, error) {
 	if err := check("cuEventRecord", start.Record(cu.Stream{})); err != nil {
 		return 0, err
 	}
-	for range b.cfg.Iters {
+	for range iters {
 		if err := fn(); err != nil {
 			return 0, err
 		}
@@ -179,7 +184,7 @@ func (b *bench) time(fn func() error) (float64, error) {
 	if err != nil {
 		return 0, check("cuEventElapsedTime", err)
 	}
-	return ms / float64(b.cfg.Iters), nil
+	return ms / float64(iters), nil
 }
 
 // fill writes a repeated host pattern of n bytes into dst.
@@ -402,9 +407,7 @@ func (b *bench) gemmShape(lt *cublasLt, sh BenchShape) error {
 	square := sh.M == sh.N && sh.N == sh.K
 	// Small products take microseconds: repeat them until a measurement
 	// covers about a TFLOP of work, at most 100× the configured count.
-	saved := b.cfg.Iters
-	b.cfg.Iters = max(saved, min(100*saved, int(1e12/flops)))
-	defer func() { b.cfg.Iters = saved }()
+	iters := max(b.cfg.Iters, min(100*b.cfg.Iters, int(1e12/flops)))
 	// FP8 operands: E4M3FN codes with magnitudes up to 2^0·1.875 (no NaN).
 	p8 := make([]byte, 1<<20)
 	r := rand.New(rand.NewPCG(3, 4))
@@ -447,7 +450,7 @@ func (b *bench) gemmShape(lt *cublasLt, sh BenchShape) error {
 			return 0, err
 		}
 		defer p.destroy()
-		ms, err := b.time(func() error { return p.run(x, y, bufs["d"]) })
+		ms, err := b.timeN(iters, func() error { return p.run(x, y, bufs["d"]) })
 		if err != nil {
 			return 0, err
 		}

@@ -65,9 +65,10 @@ __device__ __forceinline__ void fl_encode_n(const fl_u32 *u, const fl_u32 *rnd, 
 }
 
 // fl_udiv is a / b for non-negative a and b, in 32-bit arithmetic when
-// both fit: a GPU has no 64-bit divide instruction, and the emulated one,
-// per element, made the kernels compute-bound (the Hadamard kernel's group
-// index alone took it from 86% to 38% of copy bandwidth on an H100).
+// both fit: a GPU has no 64-bit divide instruction and emulates one in
+// dozens. On an H100 this measured no change in the encode and fused
+// kernels' times; the Hadamard kernel's gain came from replacing its
+// division by shifts, together with float4 accesses (BENCHMARKS.md).
 __device__ __forceinline__ fl_i64 fl_udiv(fl_i64 a, fl_i64 b) {
     if (((a | b) >> 32) == 0) {
         return (fl_i64)((fl_u32)a / (fl_u32)b);
