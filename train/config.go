@@ -58,18 +58,21 @@ func Classroom() Config {
 }
 
 // Reference is the configuration of the measured comparison: 4 blocks of
-// width 64, 4 heads, 64 bytes of context, 16 sequences (1024 tokens) a step,
-// 220,544 parameters. Its linear layers cost 6·(12·C²·L + C·V)·B·T ≈ 1.3
-// GFLOP a step (forward and both backward products; LinearProducts lists
-// them). Measured on the 2-core development VM at load 0.5 (2026-11-22),
-// 30 steps with their evaluation took 0.26 s a step in float32, 0.35 s
-// tensorwise and 0.74 s deepseek: every named recipe × 3 seeds × 500 steps
-// would take about 2.5 hours, not the 60-minute budget of issue 16, so the
-// configuration still has to shrink (fewer tokens a step or fewer steps)
-// before its comparison is run.
+// width 64, 4 heads, 64 bytes of context, 8 sequences (512 tokens) a step,
+// 220,544 parameters. It is sized for issue 16's budget, every named recipe
+// × 3 seeds in 60 minutes on the 2-core development VM: there (2026-11-22,
+// load 1.5, 10 steps each) a float32 step took 0.11 s and one step of each
+// of the 13 named recipes 2.07 s together (deepseek 0.31 s, fast-accum-bwd
+// 0.25 s, nvfp4 0.22 s, the rest 0.11–0.18 s), so 3 seeds × 300 steps come
+// to about 31 minutes, and the delayed-scaling spike runs to about 6 more.
+// With 16 sequences a step each step cost about 2.5× as much (float32 0.20
+// s, deepseek 0.59 s) and the comparison did not fit. 300 steps take
+// float32's validation loss well past the fast early drop: in a 500-step
+// float32 run it fell from 5.49 to 3.09 by step 100, 2.98 by step 150, and
+// only to 2.77 by step 500.
 func Reference() Config {
 	return Config{
-		Name: "reference", Layers: 4, Width: 64, Heads: 4, Context: 64, Batch: 16,
+		Name: "reference", Layers: 4, Width: 64, Heads: 4, Context: 64, Batch: 8,
 		TiedHead: true, Optim: defaultOptim(2e-3, 50), EvalEvery: 50, EvalBatches: 8,
 	}
 }

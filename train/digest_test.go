@@ -70,6 +70,7 @@ func TestLossDigests(t *testing.T) {
 	classroom.EvalEvery = 4
 	reference := Reference()
 	reference.EvalEvery = 0
+	reference.Batch = 16 // the shape the digests were recorded with
 	type run struct {
 		cfg     Config
 		seed    uint64

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/internal/outfile"
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/train"
 	"github.com/fp8lab/fp8lab/train/compare"
 	"github.com/fp8lab/fp8lab/viz/plot"
@@ -24,11 +25,29 @@ import (
 type compareRecord struct {
 	*compare.Set
 	Summary *compare.Summary `json:"summary"`
-	// Date (UTC), Machine and Seconds (wall time of the whole comparison)
-	// say where and when the runs were made; they are not reproducible.
-	Date    string  `json:"date"`
-	Machine string  `json:"machine"`
-	Seconds float64 `json:"seconds"`
+	// Date (UTC), Machine, Seconds (wall time of the whole comparison),
+	// CPUSeconds (the process's CPU time over all threads, which other
+	// processes' load does not inflate) and Load (the load averages before
+	// and after, where the system tells them) say where and when the runs
+	// were made; they are not reproducible.
+	Date       string  `json:"date"`
+	Machine    string  `json:"machine"`
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+	Load       string  `json:"load,omitempty"`
+}
+
+// loadAverage returns the 1-minute load average where Linux tells it, or "".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
 }
 
 // machine describes the computer: the CPU model where Linux tells it, the
@@ -71,7 +90,7 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 	}
 	pr := newProgress(stderr, f.progress, len(plan.Recipes)*len(plan.Seeds), f.steps, cfg.TokensPerStep())
 	plan.OnStep = pr.step
-	start := time.Now()
+	start, cpu0, load0 := time.Now(), testenv.ProcessCPU(), loadAverage()
 	set, err := compare.Compare(ctx, plan)
 	pr.done()
 	if err != nil {
@@ -95,7 +114,10 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 		}
 	}
 	rec := &compareRecord{Set: set, Summary: sum, Date: start.UTC().Format(time.RFC3339),
-		Machine: machine(), Seconds: time.Since(start).Seconds()}
+		Machine: machine(), Seconds: time.Since(start).Seconds(), CPUSeconds: (testenv.ProcessCPU() - cpu0).Seconds()}
+	if load1 := loadAverage(); load0 != "" && load1 != "" {
+		rec.Load = load0 + " before, " + load1 + " after"
+	}
 	text := func(w io.Writer) error {
 		fmt.Fprintf(w, "config %s (%d parameters), %d steps, seeds %s, the same initial weights and data order per seed\n",
 			cfg.Name, cfg.NumParams(), f.steps, seedList(set.Seeds))

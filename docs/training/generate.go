@@ -8,8 +8,10 @@
 //
 //	go run ./docs/training [-config reference] [-runs runs.json]
 //
-// With -runs it writes the page from an existing `fp8lab train --compare -o`
-// file (whose curves PNG that command drew) instead of training again.
+// The comparison records are kept as docs/training/CONFIG-runs.json and
+// CONFIG-spike.json. With -runs it writes the page from an existing
+// `fp8lab train --compare -o` file (whose curves PNG that command drew)
+// instead of training again.
 package main
 
 import (
@@ -39,7 +41,7 @@ var plans = map[string]struct {
 }{
 	"classroom": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 400,
 		"docs/training.md", "training/curves.png"},
-	"reference": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 500,
+	"reference": {"fp32,bf16,tensorwise,rowwise,rowwise-gw-hp,deepseek,mxfp8,nvfp4,e5m2-grads,fast-accum-bwd,delayed,bf16-weights-rtn,bf16-weights-sr", 300,
 		"docs/training-reference.md", "training/curves-reference.png"},
 }
 
@@ -82,7 +84,9 @@ func generate(config string, seeds int, runs, spikeRuns, out string) error {
 		if err := command("go", "build", "-o", bin, "./cmd/fp8lab"); err != nil {
 			return fmt.Errorf("build fp8lab (run from the repository root): %w", err)
 		}
-		runs, spikeRuns = filepath.Join(tmp, "runs.json"), filepath.Join(tmp, "spike.json")
+		// The runs are kept beside the curves, so that the page can be
+		// rewritten from them (-runs) and anyone can check its numbers.
+		runs, spikeRuns = dataPath(config, "runs"), dataPath(config, "spike")
 		common := []string{"--seeds", fmt.Sprint(seeds), "--steps", fmt.Sprint(plan.steps), "--config", config, "--progress"}
 		if err := command(bin, append([]string{"train", "--compare", plan.recipes, "--png", curvesPNG, "-o", runs}, common...)...); err != nil {
 			return err
@@ -116,6 +120,12 @@ func generate(config string, seeds int, runs, spikeRuns, out string) error {
 	return nil
 }
 
+// dataPath is where the generator keeps a configuration's comparison
+// records: docs/training/CONFIG-KIND.json.
+func dataPath(config, kind string) string {
+	return filepath.Join("docs", "training", config+"-"+kind+".json")
+}
+
 // load reads an `fp8lab train --compare -o` file.
 func load(path string) (*Record, error) {
 	b, err := os.ReadFile(path)
@@ -141,6 +151,10 @@ type Record struct {
 	Date    string  `json:"date"`
 	Machine string  `json:"machine"`
 	Seconds float64 `json:"seconds"`
+	// CPUSeconds and Load: the comparison's CPU time and the load averages
+	// around it (zero and empty in records written before they existed).
+	CPUSeconds float64 `json:"cpu_seconds"`
+	Load       string  `json:"load"`
 	// NotRun says why a named recipe that is missing was left out (the
 	// generator fills it; a recipe not in it was just not chosen).
 	NotRun map[string]string `json:"-"`

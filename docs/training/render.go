@@ -172,7 +172,7 @@ func Render(rec *Record, spike *Record, curves string) (string, error) {
 		"(%d parameters); %d steps; seeds %s\n", cfg.Name, cfg.Layers, cfg.Width, cfg.Heads, cfg.Context, cfg.Batch,
 		cfg.NumParams(), rec.Steps, seedList(rec.Seeds))
 	w("- Corpus: %s\n", rec.Corpus)
-	w("- Machine: %s; date %s; %.0f s of wall time for all %d runs\n\n", rec.Machine, rec.Date, rec.Seconds, len(rec.Runs))
+	w("- Machine: %s; date %s; %s for all %d runs\n\n", rec.Machine, rec.Date, cost(rec), len(rec.Runs))
 	if rec.Stopped {
 		w("**This comparison was interrupted: only the runs that finished are counted.**\n\n")
 	}
@@ -283,14 +283,17 @@ func Render(rec *Record, spike *Record, curves string) (string, error) {
 		"here) and rewrites this page and its curves. ", cfg.Name, rec.Seconds/60)
 	ref, refPlan := train.Reference(), plans["reference"]
 	w("`go tool task training-doc CONFIG=reference` runs the reference configuration (%d blocks of width %d, "+
-		"%d recipes × 3 seeds × %d steps; meant for a 60-minute budget on this machine, which it does not fit yet: "+
-		"see train.Reference for its measured step times); ",
-		ref.Layers, ref.Width, len(strings.Split(refPlan.recipes, ",")), refPlan.steps)
+		"%d sequences of %d bytes a step, %d recipes × 3 seeds × %d steps, sized for a 60-minute budget on a "+
+		"2-core machine: see train.Reference for the step times it was sized by); ",
+		ref.Layers, ref.Width, ref.Batch, ref.Context, len(strings.Split(refPlan.recipes, ",")), refPlan.steps)
 	if cfg.Name == "reference" {
-		w("this page is that run.\n")
+		w("this page is that run.")
 	} else {
-		w("it has not been run yet.\n")
+		w("its page is [training-reference.md](training-reference.md).")
 	}
+	w(" The runs behind the page are kept as JSON (`fp8lab train --compare -o`) in docs/training/, and "+
+		"`go run ./docs/training -config %s -runs docs/training/%s-runs.json -spike-runs docs/training/%s-spike.json` "+
+		"rewrites the page from them without training again.\n", cfg.Name, cfg.Name, cfg.Name)
 	return b.String(), nil
 }
 
@@ -319,7 +322,7 @@ func renderSpike(b *strings.Builder, plain *compare.Summary, rec, spike *Record)
 	w("The same training with every block's GELU output (the input of its MLP projection) multiplied by "+
 		"%g during step %d, as a burst of outlier activations would be. Delayed scaling meets it with a scale "+
 		"from the amax history of earlier steps, current scaling with the spike's own amax.\n\n", sp.Factor, sp.Step)
-	w("- Command: `%s`\n- Machine: %s; date %s; %.0f s of wall time\n\n", spike.Command, spike.Machine, spike.Date, spike.Seconds)
+	w("- Command: `%s`\n- Machine: %s; date %s; %s\n\n", spike.Command, spike.Machine, spike.Date, cost(spike))
 	head := compare.Header(sum.Baseline)
 	w("| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
 	for i := range sum.Rows {
@@ -349,4 +352,18 @@ func renderSpike(b *strings.Builder, plain *compare.Summary, rec, spike *Record)
 			r.Recipe, word, diffText(d, "validation loss"), r.Overflow, r.Underflow, p.Overflow, p.Underflow)
 	}
 	return nil
+}
+
+// cost says how long a comparison took: its wall time, and where the record
+// has them its CPU time and the machine's load averages around it, since a
+// shared machine's wall time says as much about the load as about the runs.
+func cost(rec *Record) string {
+	s := fmt.Sprintf("%.0f s of wall time", rec.Seconds)
+	if rec.CPUSeconds > 0 {
+		s += fmt.Sprintf(" (%.0f s of CPU time)", rec.CPUSeconds)
+	}
+	if rec.Load != "" {
+		s += "; load average " + rec.Load
+	}
+	return s
 }
