@@ -172,7 +172,7 @@ func Render(rec *Record, spike *Record, curves string) (string, error) {
 		"(%d parameters); %d steps; seeds %s\n", cfg.Name, cfg.Layers, cfg.Width, cfg.Heads, cfg.Context, cfg.Batch,
 		cfg.NumParams(), rec.Steps, seedList(rec.Seeds))
 	w("- Corpus: %s\n", rec.Corpus)
-	w("- Machine: %s; date %s; %s for all %d runs\n\n", rec.Machine, rec.Date, cost(rec), len(rec.Runs))
+	w("- Machine: %s; date %s; all %d runs took %s\n\n", rec.Machine, rec.Date, len(rec.Runs), cost(rec))
 	if rec.Stopped {
 		w("**This comparison was interrupted: only the runs that finished are counted.**\n\n")
 	}

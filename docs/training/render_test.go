@@ -114,7 +114,13 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 	assert.Equal(t, NotMeasured, verdictOf(t, page, deepSk))
 	assert.Contains(t, page, "- deepseek: too slow today.")
 	assert.Contains(t, page, "deepseek was not run (see above)")
-	assert.Contains(t, page, "it has not been run yet")
+	assert.Contains(t, page, "its page is [training-reference.md](training-reference.md)")
+	assert.Contains(t, page, "-runs docs/training/tiny-runs.json")
+	assert.Contains(t, page, "all 6 runs took 0 s of wall time")
+	rec.CPUSeconds, rec.Load = 1234, "0.50 before, 2.00 after"
+	page, err = Render(rec, nil, "training/curves.png")
+	require.NoError(t, err)
+	assert.Contains(t, page, "all 6 runs took 0 s of wall time (1234 s of CPU time); load average 0.50 before, 2.00 after")
 	assert.Contains(t, page, "`fp8lab train --compare test`")
 }
 
