@@ -80,6 +80,7 @@ type Format struct {
 	classes  [256]Class
 	values32 [256]float32
 	fast     fast32 // float32 fast path constants
+	tables   tables // lookup tables, built on first use (table.go)
 }
 
 // Errors returned by NewFormat and the codecs. Wrapped errors carry details;

@@ -56,18 +56,29 @@ func must(err error) {
 
 // BenchmarkGoalNearest: nearest-even saturating encode of 1M activations to
 // E4M3FN and E5M2 on one core against the memory floor (goal ≤ 2.0).
+// EncodeSlice32 uses the lookup table (table32.go); the arithmetic kernels
+// it replaced for long slices are timed beside it (arith).
 func BenchmarkGoalNearest(b *testing.B) {
 	src := benchInput(1 << 20)
 	dst := make([]uint8, len(src))
+	arith := func(f *Format) {
+		if _, err := f.encodeNearest32(dst, src, Mode{}); err != nil {
+			panic(err)
+		}
+	}
 	t := interleaved(b, 1,
 		func() { memoryFloor(dst, src) },
 		func() { must(E4M3FN.EncodeSlice32(dst, src, Mode{})) },
 		func() { must(E5M2.EncodeSlice32(dst, src, Mode{})) },
+		func() { arith(E4M3FN) },
+		func() { arith(E5M2) },
 	)
 	b.ReportMetric(nsPerValue(t[0], len(src)), "floor-ns/value")
 	b.ReportMetric(nsPerValue(t[1], len(src)), "e4m3-ns/value")
 	b.ReportMetric(ratio(t[1], t[0]), "E4M3FN/floor")
 	b.ReportMetric(ratio(t[2], t[0]), "E5M2/floor")
+	b.ReportMetric(ratio(t[3], t[0]), "E4M3FN-arith/floor")
+	b.ReportMetric(ratio(t[4], t[0]), "E5M2-arith/floor")
 }
 
 // BenchmarkGoalModes: toward zero and non-saturating (goal ≤ 1.2), stochastic

@@ -64,8 +64,9 @@ func (f *Format) EncodeScaledSlice32(dst []uint8, src, scales []float32, blockLe
 	return nil
 }
 
-// encodeSlice32Serial is EncodeSlice32's work on one goroutine; m has been
-// checked and is not Stochastic.
+// encodeSlice32Serial is EncodeSlice32's work on one goroutine without a
+// table; m has been checked and is not Stochastic. It returns the index of
+// a failing element, or -1.
 func (f *Format) encodeSlice32Serial(dst []uint8, src []float32, m Mode) (int, error) {
 	if f.fast.ok && m.Round != AwayFromZero {
 		return f.encodeFast32(dst, src, m)

@@ -34,19 +34,15 @@ func (f *Format) EncodeSlice32(dst []uint8, src []float32, m Mode) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	return parallel.For(len(src), func(lo, hi int) error {
-		if f.fast.ok && m.Round != AwayFromZero {
-			if i, err := f.encodeFast32(dst[lo:hi], src[lo:hi], m); err != nil {
-				return elementError(lo+i, err)
-			}
+	if t := f.table32For(m, len(src)); t != nil {
+		return parallel.For(len(src), func(lo, hi int) error {
+			encodeTable32(t, dst[lo:hi], src[lo:hi])
 			return nil
-		}
-		for i := lo; i < hi; i++ {
-			c, _, err := f.encode(float64(src[i]), m, 0)
-			if err != nil {
-				return elementError(i, err)
-			}
-			dst[i] = c
+		})
+	}
+	return parallel.For(len(src), func(lo, hi int) error {
+		if i, err := f.encodeSlice32Serial(dst[lo:hi], src[lo:hi], m); err != nil {
+			return elementError(lo+i, err)
 		}
 		return nil
 	})
@@ -67,22 +63,35 @@ func (f *Format) EncodeSlice(dst []uint8, src []float64, m Mode) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	return parallel.For(len(src), func(lo, hi int) error {
-		if f.fast.ok && m.Round != AwayFromZero {
-			if i, err := f.encodeFast64(dst[lo:hi], src[lo:hi], m); err != nil {
-				return elementError(lo+i, err)
-			}
+	if t := f.table64For(m, len(src)); t != nil {
+		return parallel.For(len(src), func(lo, hi int) error {
+			encodeTable64(t, dst[lo:hi], src[lo:hi])
 			return nil
-		}
-		for i := lo; i < hi; i++ {
-			c, _, err := f.encode(src[i], m, 0)
-			if err != nil {
-				return elementError(i, err)
-			}
-			dst[i] = c
+		})
+	}
+	return parallel.For(len(src), func(lo, hi int) error {
+		if i, err := f.encodeSlice64Serial(dst[lo:hi], src[lo:hi], m); err != nil {
+			return elementError(lo+i, err)
 		}
 		return nil
 	})
+}
+
+// encodeSlice64Serial is EncodeSlice's work on one goroutine without a
+// table; m has been checked and is not Stochastic. It returns the index of
+// a failing element, or -1.
+func (f *Format) encodeSlice64Serial(dst []uint8, src []float64, m Mode) (int, error) {
+	if f.fast.ok && m.Round != AwayFromZero {
+		return f.encodeFast64(dst, src, m)
+	}
+	for i, x := range src {
+		c, _, err := f.encode(x, m, 0)
+		if err != nil {
+			return i, err
+		}
+		dst[i] = c
+	}
+	return -1, nil
 }
 
 // EncodeSliceStochastic32 rounds src stochastically into dst, using random[i]
