@@ -170,6 +170,36 @@ func encodeTable32(t *codeTable, d []uint8, s []float32) {
 	}
 }
 
+// encodeScaledTable32 is encodeTable32 of s[i]·scale, the product formed
+// in float32 (EncodeScaledSlice32 with blocks of at least bulkBlock/2).
+func encodeScaledTable32(t *codeTable, d []uint8, s []float32, scale float32) {
+	d = d[:len(s)]
+	i := 0
+	for ; i+16 <= len(s); i += 16 {
+		s16 := (*[16]float32)(s[i : i+16])
+		d16 := (*[16]uint8)(d[i : i+16])
+		d16[0] = tableCode32(t, math.Float32bits(s16[0]*scale))
+		d16[1] = tableCode32(t, math.Float32bits(s16[1]*scale))
+		d16[2] = tableCode32(t, math.Float32bits(s16[2]*scale))
+		d16[3] = tableCode32(t, math.Float32bits(s16[3]*scale))
+		d16[4] = tableCode32(t, math.Float32bits(s16[4]*scale))
+		d16[5] = tableCode32(t, math.Float32bits(s16[5]*scale))
+		d16[6] = tableCode32(t, math.Float32bits(s16[6]*scale))
+		d16[7] = tableCode32(t, math.Float32bits(s16[7]*scale))
+		d16[8] = tableCode32(t, math.Float32bits(s16[8]*scale))
+		d16[9] = tableCode32(t, math.Float32bits(s16[9]*scale))
+		d16[10] = tableCode32(t, math.Float32bits(s16[10]*scale))
+		d16[11] = tableCode32(t, math.Float32bits(s16[11]*scale))
+		d16[12] = tableCode32(t, math.Float32bits(s16[12]*scale))
+		d16[13] = tableCode32(t, math.Float32bits(s16[13]*scale))
+		d16[14] = tableCode32(t, math.Float32bits(s16[14]*scale))
+		d16[15] = tableCode32(t, math.Float32bits(s16[15]*scale))
+	}
+	for ; i < len(s); i++ {
+		d[i] = tableCode32(t, math.Float32bits(s[i]*scale))
+	}
+}
+
 // tableCode32 looks up the code of the float32 with bits u. The column is 1
 // exactly when the low half of u is nonzero: (low + 0xFFFF) >> 16.
 func tableCode32(t *codeTable, u uint32) uint8 {
