@@ -27,16 +27,14 @@ func (f *Format) EncodeScaledSlice32(dst []uint8, src, scales []float32, blockLe
 	if err := m.check(); err != nil {
 		return err
 	}
-	if blockLen >= bulkBlock/2 {
-		if t := f.table32For(m, len(src)); t != nil {
-			for lo := 0; lo < len(src); {
-				b := lo / blockLen
-				hi := min((b+1)*blockLen, len(src))
-				encodeScaledTable32(t, dst[lo:hi], src[lo:hi], scales[b])
-				lo = hi
-			}
-			return nil
+	// With a table, a call per block costs less than the arithmetic
+	// kernels even for MX's 32 (BENCHMARKS.md, issue 14, run F).
+	if t := f.table32For(m, len(src)); t != nil {
+		for b, lo := 0, 0; lo < len(src); b, lo = b+1, lo+blockLen {
+			hi := min(lo+blockLen, len(src))
+			encodeScaledTable32(t, dst[lo:hi], src[lo:hi], scales[b])
 		}
+		return nil
 	}
 	if blockLen < bulkBlock/2 && m.Round == NearestEven && m.Overflow != NoSaturate &&
 		(f.fast.kind == kindE4M3FN || f.fast.kind == kindE5M2) {

@@ -29,9 +29,12 @@ import (
 // meets (a few binades, both signs) take a few KiB of the 128.
 type codeTable [1 << 16][2]uint8
 
-// tableMinLen is the shortest slice that builds a missing table: building
-// encodes 2^17 inputs, about as much work as encoding 2^17 values once, so
-// shorter calls use the arithmetic kernels instead.
+// tableMinLen is the shortest slice that builds a missing table; shorter
+// calls use a table only once one exists, else the arithmetic kernels.
+// Building encodes 2^17 inputs with those kernels (NaN and Inf keys through
+// the core) and took 1.5–3.3 ms natively and 15–83 ms under Node on the
+// loaded 2-core VM of BENCHMARKS.md's run F: paid once per process, format
+// and mode, by a call that encodes at least 2^15 values.
 const tableMinLen = 1 << 15
 
 // tableSlot is one lazily built table.
@@ -171,7 +174,7 @@ func encodeTable32(t *codeTable, d []uint8, s []float32) {
 }
 
 // encodeScaledTable32 is encodeTable32 of s[i]·scale, the product formed
-// in float32 (EncodeScaledSlice32 with blocks of at least bulkBlock/2).
+// in float32: EncodeScaledSlice32's loop over one block.
 func encodeScaledTable32(t *codeTable, d []uint8, s []float32, scale float32) {
 	d = d[:len(s)]
 	i := 0
