@@ -191,7 +191,8 @@ func (a *Axes) Clip(dst *image.RGBA) *image.RGBA {
 
 // Draw paints the axes: outer and plot backgrounds, grid lines at labelled
 // ticks, the frame, tick marks, tick labels (thinned where they would
-// overlap), axis labels and the title.
+// overlap; a y label that would touch an x label at the corner is left
+// out), axis labels and the title.
 func (a *Axes) Draw(dst *image.RGBA) {
 	if dst == nil {
 		return
@@ -229,6 +230,7 @@ func (a *Axes) Draw(dst *image.RGBA) {
 	xs.Align, xs.VAlign = AlignCenter, AlignTop
 	labelY := float64(p.Max.Y + 1 + tickLength + tickLabelPad)
 	xStride := labelStride(xt, a.X, ts, true)
+	var xBoxes []image.Rectangle
 	n := 0
 	for _, t := range xt {
 		col := pixel(a.X.Map(t.Value))
@@ -241,7 +243,7 @@ func (a *Axes) Draw(dst *image.RGBA) {
 			continue
 		}
 		if n%xStride == 0 {
-			DrawText(dst, t.Label, float64(col)+0.5, labelY, xs)
+			xBoxes = append(xBoxes, DrawText(dst, t.Label, float64(col)+0.5, labelY, xs))
 		}
 		n++
 	}
@@ -261,7 +263,7 @@ func (a *Axes) Draw(dst *image.RGBA) {
 		if t.Label == "" {
 			continue
 		}
-		if n%yStride == 0 {
+		if n%yStride == 0 && !overlapsAny(DrawText(nil, t.Label, labelX, float64(row)+0.5, ys), xBoxes) {
 			DrawText(dst, t.Label, labelX, float64(row)+0.5, ys)
 		}
 		n++
@@ -301,6 +303,18 @@ func (a *Axes) titleLines() []string {
 		return []string{a.opts.Title}
 	}
 	return WrapText(a.opts.Title, a.Outer.Dx()-2*outerPad, a.Theme.titleStyle())
+}
+
+// overlapsAny reports whether r overlaps one of boxes: a y tick label at
+// the foot of the axis whose lower half reaches the x labels' row (large
+// type) gives way to the x label it would touch.
+func overlapsAny(r image.Rectangle, boxes []image.Rectangle) bool {
+	for _, b := range boxes {
+		if r.Overlaps(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // pixel returns the pixel column or row containing coordinate v.

@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -206,5 +207,49 @@ func TestBarsBandMarkers(t *testing.T) {
 		for j := i + 1; j < len(ax.labels); j++ {
 			assert.False(t, ax.labels[i].Overlaps(ax.labels[j]), "%v %v", ax.labels[i], ax.labels[j])
 		}
+	}
+}
+
+// overlapping returns the pairs of recorded texts whose boxes overlap.
+func overlapping(boxes []TextBox) []string {
+	var out []string
+	for i, a := range boxes {
+		for _, b := range boxes[i+1:] {
+			if a.Box.Overlaps(b.Box) {
+				out = append(out, fmt.Sprintf("%q %v and %q %v", a.Text, a.Box, b.Text, b.Box))
+			}
+		}
+	}
+	return out
+}
+
+// A y tick label at the foot of the y axis and the first x tick label meet
+// at the plot's corner: with large type (a phone at 3×) the y label's lower
+// half reaches below the frame into the x labels' row. No two tick labels
+// of any axes may overlap; the y label gives way.
+func TestTickLabelsClearAtTheCorner(t *testing.T) {
+	x, err := NewLog2(1, 1024)
+	require.NoError(t, err)
+	for _, size := range []float64{14, 24, 36, 48} {
+		th := LightTheme()
+		th.TickSize = size
+		k := size / 14
+		outer := image.Rect(0, 0, int(300*k), int(160*k))
+		ax, err := NewAxes(outer, x, linear(t, 0, 40), AxesOptions{Theme: &th})
+		require.NoError(t, err)
+		img := NewCanvas(outer.Max.X, outer.Max.Y, white)
+		boxes := RecordText(img, func() { ax.Draw(img) })
+		var xs, ys int
+		for _, b := range boxes {
+			switch {
+			case b.Box.Min.Y >= ax.Plot.Max.Y:
+				xs++
+			case b.Box.Max.X <= ax.Plot.Min.X:
+				ys++
+			}
+		}
+		require.Greater(t, xs, 2, "x tick labels drawn at text size %g", size)
+		require.Greater(t, ys, 1, "y tick labels drawn at text size %g", size)
+		assert.Empty(t, overlapping(boxes), "tick labels at text size %g", size)
 	}
 }

@@ -321,7 +321,7 @@ func DrawText(dst *image.RGBA, s string, x, y float64, st TextStyle) image.Recta
 	if dst == nil || !box.Overlaps(dst.Bounds()) {
 		return box
 	}
-	noteText(dst, s, normalizedSize(st.Size))
+	noteText(dst, s, normalizedSize(st.Size), box)
 	src := image.NewUniform(st.color())
 	baseline := top + e.Ascent
 	cf.layout(s, func(g glyphImage, gx int) {
@@ -356,7 +356,7 @@ func DrawTextRotated(dst *image.RGBA, s string, x, y float64, st TextStyle) imag
 	if dst == nil || w == 0 || h == 0 || !box.Overlaps(dst.Bounds()) {
 		return box
 	}
-	noteText(dst, s, normalizedSize(st.Size))
+	noteText(dst, s, normalizedSize(st.Size), box)
 	flat := image.NewAlpha(image.Rect(0, 0, w, h))
 	opaque := image.Opaque
 	cf.layout(s, func(g glyphImage, gx int) {

@@ -23,7 +23,24 @@ type textProbe struct {
 	mu       sync.Mutex
 	smallest float64
 	text     string
+	record   bool      // keep every box (RecordText)
+	boxes    []TextBox // what was drawn, in order, when record is set
 }
+
+// TextBox is one text drawn into a picture: the string, its box (the line
+// box DrawText returns, or the rotated box of DrawTextRotated), its size in
+// pixels and the bounds of the image it was drawn into (a sub-image such
+// as Axes.Clip clips it to those).
+type TextBox struct {
+	Text string
+	Box  image.Rectangle
+	Clip image.Rectangle
+	Size float64
+}
+
+// Clipped reports whether part of the text's box lies outside the image it
+// was drawn into, so that the reader sees it cut.
+func (t TextBox) Clipped() bool { return !t.Box.In(t.Clip) }
 
 // bufferKey identifies the pixel buffer of dst and of every subimage of it.
 func bufferKey(dst *image.RGBA) *uint8 {
@@ -45,7 +62,29 @@ func ProbeText(dst *image.RGBA, draw func()) (size float64, text string) {
 		draw()
 		return 0, ""
 	}
-	p := &textProbe{smallest: math.Inf(1)}
+	p := probe(key, false, draw)
+	if math.IsInf(p.smallest, 1) {
+		return 0, ""
+	}
+	return p.smallest, p.text
+}
+
+// RecordText calls draw and returns every text it put into dst (or any
+// subimage of it) through DrawText and DrawTextRotated, in the order drawn;
+// text wholly outside the image it was drawn into is not drawn and not
+// listed. Tests check with it that no two labels of a picture overlap.
+func RecordText(dst *image.RGBA, draw func()) []TextBox {
+	key := bufferKey(dst)
+	if key == nil {
+		draw()
+		return nil
+	}
+	return probe(key, true, draw).boxes
+}
+
+// probe runs draw with a probe on the buffer key.
+func probe(key *uint8, record bool, draw func()) *textProbe {
+	p := &textProbe{smallest: math.Inf(1), record: record}
 	probes.Store(key, p)
 	probesCount.Add(1)
 	defer func() {
@@ -55,14 +94,12 @@ func ProbeText(dst *image.RGBA, draw func()) (size float64, text string) {
 	draw()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if math.IsInf(p.smallest, 1) {
-		return 0, ""
-	}
-	return p.smallest, p.text
+	return p
 }
 
-// noteText tells the probe of dst, if any, that s was drawn at size.
-func noteText(dst *image.RGBA, s string, size float64) {
+// noteText tells the probe of dst, if any, that s was drawn at size in
+// box.
+func noteText(dst *image.RGBA, s string, size float64, box image.Rectangle) {
 	if probesCount.Load() == 0 || strings.TrimSpace(s) == "" {
 		return
 	}
@@ -74,6 +111,9 @@ func noteText(dst *image.RGBA, s string, size float64) {
 	p.mu.Lock()
 	if size < p.smallest {
 		p.smallest, p.text = size, s
+	}
+	if p.record {
+		p.boxes = append(p.boxes, TextBox{Text: s, Box: box, Clip: dst.Bounds(), Size: size})
 	}
 	p.mu.Unlock()
 }
