@@ -206,76 +206,134 @@ func (s *explorer) drawNumberLine(dst *image.RGBA, st style, r image.Rectangle) 
 	clip := ax.Clip(dst)
 	mid := float64(ax.Plot.Min.Y+ax.Plot.Max.Y) / 2
 	x0, x1 := float64(ax.Plot.Min.X), float64(ax.Plot.Max.X)
+	// Everything drawn on the line is recorded as data (MarkData), so that
+	// the labels placed last (placeLabel) keep off it and off each other.
+	mark := func(l, t, r, b float64) {
+		ax.MarkData(image.Rect(int(math.Floor(l)), int(math.Floor(t)), int(math.Ceil(r)), int(math.Ceil(b))))
+	}
+	var labels []stripLabel
 	if sgn != 0 {
-		s.drawEdge(clip, st, ax, sgn, mid)
+		labels = s.drawEdge(clip, st, ax, sgn, mid, mark)
 	}
 	plot.Line(clip, x0, mid, x1, mid, st.pxf(2), st.th.Frame)
+	mark(x0, mid-st.pxf(1.5), x1, mid+st.pxf(1.5))
 	for _, t := range vals[lo : hi+1] {
 		p := ax.X.Map(t)
 		plot.Line(clip, p, mid-st.pxf(10), p, mid+st.pxf(10), st.pxf(2), st.th.Frame)
+		mark(p-st.pxf(1.5), mid-st.pxf(10.5), p+st.pxf(1.5), mid+st.pxf(10.5))
 	}
 	p := ax.X.Map(v)
 	if c := s.f.Decode(s.code()); !math.IsNaN(c) && !math.IsInf(c, 0) {
 		plot.FillCircle(clip, p, mid, st.pxf(9), exponentColor)
+		mark(p-st.pxf(9.5), mid-st.pxf(9.5), p+st.pxf(9.5), mid+st.pxf(9.5))
 	}
-	if !hasX {
-		return
-	}
-	px := ax.X.Map(xin)
-	top := float64(ax.Plot.Min.Y) + st.pxf(8)
-	plot.FillPolygon(clip, []plot.Point{{X: px, Y: mid - st.pxf(14)}, {X: px - st.pxf(7), Y: mid - st.pxf(26)}, {X: px + st.pxf(7), Y: mid - st.pxf(26)}}, plot.Vermillion)
-	lab := st.text(15, plot.FontBold, plot.Vermillion)
-	lab.Align, lab.VAlign = plot.AlignCenter, plot.AlignTop
-	if px > x1-st.pxf(60) {
-		lab.Align = plot.AlignRight
-	} else if px < x0+st.pxf(60) {
-		lab.Align = plot.AlignLeft
-	}
-	text := "x = " + short(x)
-	if xin != x {
-		text += " (off the line)"
-	}
-	plot.DrawText(clip, text, px, top, lab)
-	res := float64(ex.Result.Value)
-	if px != p && !math.IsNaN(res) && !math.IsInf(res, 0) {
-		plot.Line(clip, px, mid+st.pxf(16), p, mid+st.pxf(16), st.pxf(2), plot.Vermillion)
-		dir := 1.0
-		if p < px {
-			dir = -1
+	if hasX {
+		px := ax.X.Map(xin)
+		plot.FillPolygon(clip, []plot.Point{{X: px, Y: mid - st.pxf(14)}, {X: px - st.pxf(7), Y: mid - st.pxf(26)}, {X: px + st.pxf(7), Y: mid - st.pxf(26)}}, plot.Vermillion)
+		mark(px-st.pxf(7.5), mid-st.pxf(26.5), px+st.pxf(7.5), mid-st.pxf(13.5))
+		res := float64(ex.Result.Value)
+		if px != p && !math.IsNaN(res) && !math.IsInf(res, 0) {
+			plot.Line(clip, px, mid+st.pxf(16), p, mid+st.pxf(16), st.pxf(2), plot.Vermillion)
+			dir := 1.0
+			if p < px {
+				dir = -1
+			}
+			plot.FillPolygon(clip, []plot.Point{{X: p, Y: mid + st.pxf(16)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(11)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(21)}}, plot.Vermillion)
+			mark(math.Min(p, px)-st.pxf(1), mid+st.pxf(10.5), math.Max(p, px)+st.pxf(1), mid+st.pxf(21.5))
 		}
-		plot.FillPolygon(clip, []plot.Point{{X: p, Y: mid + st.pxf(16)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(11)}, {X: p - dir*st.pxf(9), Y: mid + st.pxf(21)}}, plot.Vermillion)
+		// The typed value's label comes first: above its arrowhead, as
+		// high as it fits.
+		lab := st.text(15, plot.FontBold, plot.Vermillion)
+		lab.Align = plot.AlignCenter
+		if px > x1-st.pxf(60) {
+			lab.Align = plot.AlignRight
+		} else if px < x0+st.pxf(60) {
+			lab.Align = plot.AlignLeft
+		}
+		text := "x = " + short(x)
+		if xin != x {
+			text += " (off the line)"
+		}
+		labels = append([]stripLabel{{texts: []string{text}, st: lab, at: []labelSpot{{x: px, y: float64(ax.Plot.Min.Y) + st.pxf(4), dy: 1, va: plot.AlignTop}}}}, labels...)
+	}
+	for _, l := range labels {
+		placeLabel(clip, ax, l)
 	}
 }
 
+// stripLabel is a label of the number line: its text and shorter forms of
+// it, best first, and the places to try, best first.
+type stripLabel struct {
+	texts []string
+	st    plot.TextStyle
+	at    []labelSpot
+	// within, if not empty, is the span of x pixels the label must stay
+	// in (its zone).
+	within [2]float64
+}
+
+// labelSpot is an anchor (x, y) for a label, aligned vertically by va,
+// moved a pixel at a time by dy (-1 up, +1 down, 0 not at all) while the
+// label stays in the plot.
+type labelSpot struct {
+	x, y, dy float64
+	va       plot.VAlign
+}
+
+// placeLabel draws the first form of l, at the first of its places, that
+// lies inside the plot area (and its zone) and covers nothing drawn or
+// placed on ax before it, and records it there; where there is none (a
+// short strip), the label is left out: the text box beside the line says
+// the same.
+func placeLabel(clip *image.RGBA, ax *plot.Axes, l stripLabel) bool {
+	for _, text := range l.texts {
+		for _, at := range l.at {
+			st := l.st
+			st.VAlign = at.va
+			for y := at.y; ; y += at.dy {
+				box := plot.DrawText(nil, text, at.x, y, st)
+				if !box.In(ax.Plot) {
+					break
+				}
+				inZone := l.within == [2]float64{} || (float64(box.Min.X) >= l.within[0] && float64(box.Max.X) <= l.within[1])
+				if inZone && ax.Covered(box.Inset(-1)) == 0 {
+					plot.DrawText(clip, text, at.x, y, st)
+					ax.MarkData(box.Inset(-1))
+					return true
+				}
+				if at.dy == 0 || !inZone {
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
 // drawEdge shades, beyond ±max, the inputs that round back to max and
-// those that overflow, labels each with the codec's result, and marks the
-// step that has no code.
-func (s *explorer) drawEdge(clip *image.RGBA, st style, ax *plot.Axes, sgn, mid float64) {
+// those that overflow, and marks the step that has no code and the tie
+// halfway to it; it returns their labels (the codec's result in each
+// zone, "no code" and "tie") for drawNumberLine to place.
+func (s *explorer) drawEdge(clip *image.RGBA, st style, ax *plot.Axes, sgn, mid float64, mark func(l, t, r, b float64)) []stripLabel {
 	e := s.edge
 	m := s.mode()
+	var labels []stripLabel
 	lab := st.text(14, plot.FontBold, color.RGBA{})
-	lab.VAlign = plot.AlignBottom
-	bottom := float64(ax.Plot.Max.Y) - st.pxf(6)
-	// zone shades [from, to] (in magnitudes) and writes what its inputs become.
-	zone := func(from, to float64, fill, ink color.RGBA, lines ...string) {
+	lab.Align = plot.AlignCenter
+	top, bottom := float64(ax.Plot.Min.Y)+st.pxf(4), float64(ax.Plot.Max.Y)-st.pxf(4)
+	// zone shades [from, to] (in magnitudes) and labels it with what its
+	// inputs become: below the line, else above it.
+	zone := func(from, to float64, fill, ink color.RGBA, texts ...string) {
 		p0, p1 := ax.X.Map(sgn*from), ax.X.Map(sgn*to)
 		if p0 > p1 {
 			p0, p1 = p1, p0
 		}
 		p0, p1 = math.Max(p0, float64(ax.Plot.Min.X)), math.Min(p1, float64(ax.Plot.Max.X))
 		plot.FillRect(clip, image.Rect(int(math.Round(p0)), ax.Plot.Min.Y, int(math.Round(p1)), ax.Plot.Max.Y), fill)
-		lab.Color, lab.Align = ink, plot.AlignCenter
+		lab.Color = ink
 		cx := (p0 + p1) / 2
-		for _, l := range lines {
-			if float64(plot.MeasureText(l, lab).Width) > p1-p0 {
-				return // too narrow for its label: the box above says it
-			}
-		}
-		for k := len(lines) - 1; k >= 0; k-- {
-			r := plot.DrawText(clip, lines[k], cx, bottom, lab)
-			bottom = float64(r.Min.Y) - st.pxf(2)
-		}
-		bottom = float64(ax.Plot.Max.Y) - st.pxf(6)
+		labels = append(labels, stripLabel{texts: texts, st: lab, within: [2]float64{p0 + 2, p1 - 2},
+			at: []labelSpot{{x: cx, y: bottom, dy: -1, va: plot.AlignBottom}, {x: cx, y: top, dy: 1, va: plot.AlignTop}}})
 	}
 	far := e.next + 2*(e.next-e.max)
 	if e.ok && e.start > e.max {
@@ -288,21 +346,21 @@ func (s *explorer) drawEdge(clip *image.RGBA, st style, ax *plot.Axes, sgn, mid 
 		if e.start == e.max {
 			res, _ = s.f.Explain((e.max+e.mid)/2, m)
 		}
-		zone(e.start, far, plot.WithAlpha(plot.Vermillion, 0x30), plot.Vermillion, "overflow", "→ "+short(sgn*float64(res.Result.Value)))
+		to := "→ " + short(sgn*float64(res.Result.Value))
+		zone(e.start, far, plot.WithAlpha(plot.Vermillion, 0x30), plot.Vermillion, "overflow "+to, to)
 	}
 	// The step with no code: a dashed tick, and the tie halfway to it.
 	pn := int(math.Round(ax.X.Map(sgn * e.next)))
 	plot.DashedVLine(clip, pn, int(mid-st.pxf(12)), int(mid+st.pxf(12)), max(2, st.px(3)), max(2, st.px(3)), st.th.MutedText)
+	mark(float64(pn)-st.pxf(1.5), mid-st.pxf(12.5), float64(pn)+st.pxf(1.5), mid+st.pxf(12.5))
 	pm := ax.X.Map(sgn * e.mid)
 	plot.DrawMarker(clip, plot.MarkerDiamond, pm, mid, st.pxf(10), plot.Orange)
-	if ax.Plot.Dy() < st.px(110) {
-		return // too short for notes above the line and labels below it
-	}
+	mark(pm-st.pxf(10.5), mid-st.pxf(10.5), pm+st.pxf(10.5), mid+st.pxf(10.5))
 	note := st.text(13, plot.FontRegular, st.th.MutedText)
-	note.Align, note.VAlign = plot.AlignCenter, plot.AlignBottom
-	plot.DrawText(clip, "no code", float64(pn), mid-st.pxf(14), note)
-	if w := plot.MeasureText("no code", note).Width + plot.MeasureText("tie", note).Width; math.Abs(float64(pn)-pm) > float64(w)/2+st.pxf(6) {
-		note.Color = plot.Hex(0x8a5a00)
-		plot.DrawText(clip, "tie", pm, mid-st.pxf(14), note)
-	}
+	note.Align = plot.AlignCenter
+	tie := note
+	tie.Color = plot.Hex(0x8a5a00)
+	return append(labels,
+		stripLabel{texts: []string{"no code"}, st: note, at: []labelSpot{{x: float64(pn), y: mid - st.pxf(14), dy: -1, va: plot.AlignBottom}}},
+		stripLabel{texts: []string{"tie"}, st: tie, at: []labelSpot{{x: pm, y: mid - st.pxf(14), dy: -1, va: plot.AlignBottom}}})
 }

@@ -2,6 +2,8 @@ package viz
 
 import (
 	"bytes"
+	"fmt"
+	"image"
 	"math"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // TestExplorerEdgeByDefault: before anything is typed the explorer shows
@@ -144,4 +147,78 @@ func TestExplorerCodeHelpAndPowers(t *testing.T) {
 			assert.Equal(t, "126", p.Default, "Params keeps the default")
 		}
 	}
+}
+
+// textOverlaps returns the pairs of texts whose boxes overlap, and the
+// texts cut by the edge of the image they were drawn into.
+func textOverlaps(boxes []plot.TextBox) []string {
+	var out []string
+	for i, a := range boxes {
+		if a.Clipped() {
+			out = append(out, fmt.Sprintf("%q %v cut by %v", a.Text, a.Box, a.Clip))
+		}
+		for _, b := range boxes[i+1:] {
+			if a.Box.Overlaps(b.Box) {
+				out = append(out, fmt.Sprintf("%q %v and %q %v", a.Text, a.Box, b.Text, b.Box))
+			}
+		}
+	}
+	return out
+}
+
+// TestExplorerStripLabelsApart: on the number line strip ("Where it lies:
+// max, and beyond") no two labels overlap and none is cut, at every canvas
+// size the site and the desktop app draw it at (the smallest layout, the
+// 1024×768 and 1920×1080 pages' canvases, a phone's stacked canvas at 3×,
+// the desktop window), with the edge in view, typed values on either side
+// and modes that move the boundary. Where the strip is tall enough the
+// zones keep their labels, so the test cannot pass by drawing none.
+func TestExplorerStripLabelsApart(t *testing.T) {
+	sizes := []struct {
+		w, h int
+		d    Display
+	}{
+		{MinWidth, MinHeight, Display{}},
+		{992, 540, Display{PixelRatio: 1}},   // the 1024×768 page's canvas
+		{1430, 920, Display{PixelRatio: 1}},  // the 1920×1080 page's
+		{1086, 3474, Display{PixelRatio: 3}}, // a 390×844 phone's, 362×1158 CSS px
+		{1280, 720, Display{}},               // the desktop window
+	}
+	settings := []map[string]string{
+		{},
+		{"value": "470"},
+		{"value": "-470"},
+		{"value": "1e6"},
+		{"rounding": "away"},
+		{"rounding": "zero", "overflow": "no-saturate"},
+		{"format": "E5M2", "value": "60000"},
+	}
+	zoneLabels := 0
+	for _, sz := range sizes {
+		for _, set := range settings {
+			sc, err := New("explorer")
+			require.NoError(t, err)
+			require.NoError(t, SetAll(sc, set))
+			img := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
+			var rerr error
+			boxes := plot.RecordText(img, func() { rerr = RenderFor(sc, img, sz.d) })
+			require.NoError(t, rerr)
+			strip := sc.(*explorer).last.line
+			require.False(t, strip.Empty(), "%dx%d: no number line", sz.w, sz.h)
+			var in []plot.TextBox
+			for _, b := range boxes {
+				if b.Box.Overlaps(strip) {
+					in = append(in, b)
+					if strings.Contains(b.Text, "→") {
+						zoneLabels++
+					}
+				}
+			}
+			if sz.w > MinWidth { // the smallest layout has no room for the strip: its box says it all
+				assert.NotEmpty(t, in, "%dx%d %v: no text on the strip", sz.w, sz.h, set)
+			}
+			assert.Empty(t, textOverlaps(in), "%dx%d %v", sz.w, sz.h, set)
+		}
+	}
+	assert.GreaterOrEqual(t, zoneLabels, 2*len(settings), "zone labels drawn")
 }

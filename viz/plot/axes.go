@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"sort"
 )
 
 // Layout constants for axes, in pixels.
@@ -320,7 +321,10 @@ func overlapsAny(r image.Rectangle, boxes []image.Rectangle) bool {
 // pixel returns the pixel column or row containing coordinate v.
 func pixel(v float64) int { return int(math.Floor(v)) }
 
-// visibleTicks keeps the ticks whose position lies inside the pixel range.
+// visibleTicks keeps the ticks whose position lies inside the pixel range,
+// in the order of their positions from the range's start: labelStride
+// thins neighbours, and a caller may list extra ticks after the others
+// (the explorer's edge of a negative range).
 func visibleTicks(s Scale, ticks []Tick) []Tick {
 	p0, p1 := s.Range()
 	lo, hi := math.Min(p0, p1)-0.5, math.Max(p0, p1)+0.5
@@ -330,6 +334,9 @@ func visibleTicks(s Scale, ticks []Tick) []Tick {
 			out = append(out, t)
 		}
 	}
+	// From the start of the range (the left, the bottom) onwards.
+	dir := math.Copysign(1, p1-p0)
+	sort.SliceStable(out, func(i, j int) bool { return dir*s.Map(out[i].Value) < dir*s.Map(out[j].Value) })
 	return out
 }
 
