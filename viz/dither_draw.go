@@ -289,8 +289,7 @@ func (s *ditherScene) drawPSNR(dst *image.RGBA, st style, r image.Rectangle) err
 	if err != nil {
 		return err
 	}
-	legend := psnrLegend(st)
-	ax, err := psnrAxes(st, r, xs, ys)
+	ax, legend, err := psnrAxes(st, r, xs, ys)
 	if err != nil {
 		return err
 	}
@@ -348,8 +347,7 @@ func (s *ditherScene) drawTiny(dst *image.RGBA, st style, r image.Rectangle) err
 	if err != nil {
 		return err
 	}
-	legend := tinyLegend(st)
-	ax, err := s.tinyAxes(st, r, xs, ys)
+	ax, legend, err := s.tinyAxes(st, r, xs, ys)
 	if err != nil {
 		return err
 	}
@@ -367,34 +365,68 @@ func (s *ditherScene) drawTiny(dst *image.RGBA, st style, r image.Rectangle) err
 	return err
 }
 
-// psnrLegend lists the curves of the PSNR chart.
-func psnrLegend(st style) []plot.LegendEntry {
+// psnrLegend lists the curves of the PSNR chart; short names the
+// stochastic curve as the x axis does, for a small picture.
+func psnrLegend(st style, short bool) []plot.LegendEntry {
+	mean := "mean of N stochastic frames"
+	if short {
+		mean = "mean of N"
+	}
 	return []plot.LegendEntry{
-		{Label: "mean of N stochastic frames", Color: plot.Blue, Width: st.pxf(2.5)},
+		{Label: mean, Color: plot.Blue, Width: st.pxf(2.5)},
 		{Label: "nearest", Color: plot.Vermillion, Width: st.pxf(2)},
 		{Label: "Bayer", Color: plot.BluishGreen, Width: st.pxf(2), Dash: []float64{st.pxf(6), st.pxf(4)}},
 		{Label: "Floyd–Steinberg", Color: plot.ReddishPurple, Width: st.pxf(2), Dash: []float64{st.pxf(2), st.pxf(3)}},
 	}
 }
 
-// psnrAxes makes the axes of the PSNR chart in r.
-func psnrAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, error) {
-	return st.axes(r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)", psnrLegend(st)...)
+// psnrAxes makes the axes of the PSNR chart in r and returns the legend
+// they leave room for.
+func psnrAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, []plot.LegendEntry, error) {
+	return keyedAxes(st, r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)", psnrLegend)
 }
 
-// tinyLegend lists the curves of the tiny-updates chart.
-func tinyLegend(st style) []plot.LegendEntry {
+// keyedAxes makes axes whose legend never goes missing: a chart without
+// its key cannot be read. Where the legend finds no strip above the plot
+// (the smallest pictures), it takes its short form, then an axis label
+// gives its room to it: the y label (its width lets the key's entries
+// pair up in rows), else the x label (its height), else both; the legend
+// names the curves and the ticks keep the scale (NewAxes already gives the
+// title up for it).
+func keyedAxes(st style, r image.Rectangle, xs, ys plot.Scale, title, xlabel, ylabel string, legend func(style, bool) []plot.LegendEntry) (*plot.Axes, []plot.LegendEntry, error) {
+	var ax *plot.Axes
+	var err error
+	for _, try := range []struct {
+		short  bool
+		xl, yl string
+	}{{false, xlabel, ylabel}, {true, xlabel, ylabel}, {true, xlabel, ""}, {true, "", ylabel}, {true, "", ""}} {
+		l := legend(st, try.short)
+		if ax, err = st.axes(r, xs, ys, title, try.xl, try.yl, l...); err != nil || ax.HasLegendStrip() {
+			return ax, l, err
+		}
+	}
+	return ax, legend(st, true), err
+}
+
+// tinyLegend lists the curves of the tiny-updates chart; short drops the
+// words the title says, for a small picture.
+func tinyLegend(st style, short bool) []plot.LegendEntry {
+	near, sto := "round to nearest", "stochastic rounding"
+	if short {
+		near, sto = "nearest", "stochastic"
+	}
 	return []plot.LegendEntry{
 		{Label: "exact sum", Width: st.pxf(1.5), Dash: []float64{st.pxf(6), st.pxf(4)}},
-		{Label: "round to nearest", Color: plot.Vermillion, Width: st.pxf(2.5)},
-		{Label: "stochastic rounding", Color: plot.Blue, Width: st.pxf(2)},
+		{Label: near, Color: plot.Vermillion, Width: st.pxf(2.5)},
+		{Label: sto, Color: plot.Blue, Width: st.pxf(2)},
 	}
 }
 
-// tinyAxes makes the axes of the tiny-updates chart in r.
-func (s *ditherScene) tinyAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, error) {
+// tinyAxes makes the axes of the tiny-updates chart in r and returns the
+// legend they leave room for.
+func (s *ditherScene) tinyAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, []plot.LegendEntry, error) {
 	title := fmt.Sprintf("Tiny updates: w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format"))
-	return st.axes(r, xs, ys, title, "step", "w", tinyLegend(st)...)
+	return keyedAxes(st, r, xs, ys, title, "step", "w", tinyLegend)
 }
 
 // chartsHeight returns the height the two charts of a stacked picture need
@@ -410,8 +442,8 @@ func (s *ditherScene) chartsHeight(st style, w, plotH int) (int, error) {
 	r := image.Rect(0, 0, w, tall)
 	total := st.px(14)
 	for _, mk := range []func() (*plot.Axes, error){
-		func() (*plot.Axes, error) { return psnrAxes(st, r, lin, lin) },
-		func() (*plot.Axes, error) { return s.tinyAxes(st, r, lin, lin) },
+		func() (*plot.Axes, error) { ax, _, err := psnrAxes(st, r, lin, lin); return ax, err },
+		func() (*plot.Axes, error) { ax, _, err := s.tinyAxes(st, r, lin, lin); return ax, err },
 	} {
 		ax, err := mk()
 		if err != nil {
