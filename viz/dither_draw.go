@@ -187,6 +187,13 @@ func (s *ditherScene) drawScores(dst *image.RGBA, st style, r image.Rectangle) {
 	title := wrapText("Pixel by pixel, and as the eye sees it from farther away (blur σ = "+s.ps.str("blur")+" px)", head, r.Dx())
 	rows := len(s.scores) + 1 + len(title)
 	lh := min(r.Dy()/rows, st.px(30))
+	if need := plot.MeasureText("Xg", head).Height(); lh < need {
+		// Rows closer than a line would overlap (the smallest picture):
+		// the heading gives its room up, the columns' titles stay.
+		rows -= len(title)
+		title = nil
+		lh = min(r.Dy()/rows, st.px(30))
+	}
 	if lh < 1 {
 		return
 	}

@@ -2,7 +2,6 @@ package viz
 
 import (
 	"bytes"
-	"fmt"
 	"image"
 	"math"
 	"strings"
@@ -147,23 +146,6 @@ func TestExplorerCodeHelpAndPowers(t *testing.T) {
 			assert.Equal(t, "126", p.Default, "Params keeps the default")
 		}
 	}
-}
-
-// textOverlaps returns the pairs of texts whose boxes overlap, and the
-// texts cut by the edge of the image they were drawn into.
-func textOverlaps(boxes []plot.TextBox) []string {
-	var out []string
-	for i, a := range boxes {
-		if a.Clipped() {
-			out = append(out, fmt.Sprintf("%q %v cut by %v", a.Text, a.Box, a.Clip))
-		}
-		for _, b := range boxes[i+1:] {
-			if a.Box.Overlaps(b.Box) {
-				out = append(out, fmt.Sprintf("%q %v and %q %v", a.Text, a.Box, b.Text, b.Box))
-			}
-		}
-	}
-	return out
 }
 
 // TestExplorerStripLabelsApart: on the number line strip ("Where it lies:

@@ -151,12 +151,15 @@ func (s *hadamardScene) drawHist(dst *image.RGBA, st style, r image.Rectangle, h
 	}
 	mk := plot.LineStyle{Color: plot.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}}
 	ax.VMarker(dst, -h.amax, "", mk)
-	ax.VMarker(dst, h.amax, "amax "+short(h.amax), mk)
+	ax.VMarker(dst, h.amax, "", mk)
 	if note != "" {
+		// Recorded on the axes (Axes.DrawText), so that amax's label,
+		// placed next, keeps off it.
 		ts := st.body()
 		ts.VAlign = plot.AlignTop
-		plot.DrawText(dst, note, float64(ax.Plot.Min.X+st.px(10)), float64(ax.Plot.Min.Y+st.px(8)), ts)
+		ax.DrawText(dst, note, float64(ax.Plot.Min.X+st.px(10)), float64(ax.Plot.Min.Y+st.px(8)), ts)
 	}
+	ax.VMarkerLabel(dst, h.amax, "amax "+short(h.amax), mk)
 	return nil
 }
 
