@@ -323,9 +323,19 @@ func (s *explorer) drawGrid(dst *image.RGBA, st style, L explorerLayout) {
 	plot.DrawText(dst, fmt.Sprintf("All %d codes, coloured by class", nc), float64(area.Min.X+area.Max.X)/2, float64(area.Min.Y-st.px(26)), head)
 	lab := st.text(14, plot.FontMono, st.th.MutedText)
 	lab.Align, lab.VAlign = plot.AlignCenter, plot.AlignBottom
-	for k := 0; k < gc; k++ {
+	// Column labels ("+0" … "+F") drop their "+" where the cells are
+	// narrower than them (a phone, the desktop window), and label every
+	// other column where even the digit does not fit: neighbours never
+	// touch.
+	format, stride := "+%X", 1
+	widest := func(f string) int { return plot.MeasureText(fmt.Sprintf(f, gc-1), lab).Width + st.px(3) }
+	if widest(format) > first.Dx() {
+		format = "%X"
+		stride = (widest(format) + first.Dx() - 1) / max(first.Dx(), 1)
+	}
+	for k := 0; k < gc; k += stride {
 		r := L.grid[k]
-		plot.DrawText(dst, fmt.Sprintf("+%X", k), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y-st.px(4)), lab)
+		plot.DrawText(dst, fmt.Sprintf(format, k), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y-st.px(4)), lab)
 	}
 	lab.Align, lab.VAlign = plot.AlignRight, plot.AlignMiddle
 	for row := 0; row < nc/gc; row++ {

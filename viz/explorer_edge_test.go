@@ -154,7 +154,8 @@ func TestExplorerCodeHelpAndPowers(t *testing.T) {
 // 1024×768 and 1920×1080 pages' canvases, a phone's stacked canvas at 3×,
 // the desktop window), with the edge in view, typed values on either side
 // and modes that move the boundary. Where the strip is tall enough the
-// zones keep their labels, so the test cannot pass by drawing none.
+// zones keep their labels, so the test cannot pass by drawing none. The
+// code grid's column labels are checked at the same sizes.
 func TestExplorerStripLabelsApart(t *testing.T) {
 	sizes := []struct {
 		w, h int
@@ -165,6 +166,7 @@ func TestExplorerStripLabelsApart(t *testing.T) {
 		{1430, 920, Display{PixelRatio: 1}},  // the 1920×1080 page's
 		{1086, 3474, Display{PixelRatio: 3}}, // a 390×844 phone's, 362×1158 CSS px
 		{1280, 720, Display{}},               // the desktop window
+		{980, 447, Display{PixelRatio: 1}},   // the desktop app's picture beside its panel
 	}
 	settings := []map[string]string{
 		{},
@@ -185,6 +187,15 @@ func TestExplorerStripLabelsApart(t *testing.T) {
 			var rerr error
 			boxes := plot.RecordText(img, func() { rerr = RenderFor(sc, img, sz.d) })
 			require.NoError(t, rerr)
+			// The code grid's column labels (+0 … +F) do not touch either.
+			var cols []plot.TextBox
+			for _, b := range boxes {
+				if d := strings.TrimPrefix(b.Text, "+"); len(d) == 1 && strings.Contains("0123456789ABCDEF", d) {
+					cols = append(cols, b)
+				}
+			}
+			assert.Greater(t, len(cols), 4, "%dx%d %v: column labels", sz.w, sz.h, set)
+			assert.Empty(t, textOverlaps(cols), "%dx%d %v: column labels", sz.w, sz.h, set)
 			strip := sc.(*explorer).last.line
 			require.False(t, strip.Empty(), "%dx%d: no number line", sz.w, sz.h)
 			var in []plot.TextBox
