@@ -123,12 +123,24 @@ func (s *stochasticScene) drawLine(dst *image.RGBA, st style, r image.Rectangle,
 	plot.FillPolygon(clip, []plot.Point{{X: px, Y: lineY - st.pxf(2)}, {X: px - tri, Y: lineY - st.pxf(2) - 1.6*tri}, {X: px + tri, Y: lineY - st.pxf(2) - 1.6*tri}}, st.th.Foreground)
 	lab := st.text(15, plot.FontBold, color.RGBA{})
 	lab.Align, lab.VAlign = plot.AlignCenter, plot.AlignBottom
-	if w := float64(plot.MeasureText(xText, lab).Width); px+w/2 > x1 {
+	w := float64(plot.MeasureText(xText, lab).Width)
+	if px+w/2 > x1 {
 		lab.Align = plot.AlignRight
 	} else if px-w/2 < x0 {
 		lab.Align = plot.AlignLeft
 	}
-	plot.DrawText(clip, xText, px, lineY-st.pxf(4)-1.6*tri, lab)
+	lx, ly := px, lineY-st.pxf(4)-1.6*tri
+	if plot.DrawText(nil, xText, lx, ly, lab).Min.Y < P.Min.Y {
+		// A short plot (the desktop app's picture) has no room above the
+		// triangle: the value goes beside it, clear of the ticks.
+		lab.Align, lx, ly = plot.AlignLeft, px+tri+st.pxf(4), lineY-st.pxf(10)
+		if lx+w > x1 {
+			lab.Align, lx = plot.AlignRight, px-tri-st.pxf(4)
+		}
+	}
+	if plot.DrawText(nil, xText, lx, ly, lab).In(P) {
+		plot.DrawText(clip, xText, lx, ly, lab)
+	}
 
 	rbits := strconv.Itoa(res.drawR)
 	rows := []srRow{{name: "ideal", what: "P(up)", p: res.pIdeal, color: srIdealColor}}

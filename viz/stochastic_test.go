@@ -1,13 +1,17 @@
 package viz
 
 import (
+	"image"
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // srReference computes, with exact rationals and independently of fp8's
@@ -155,4 +159,31 @@ func TestStochasticClickMovesX(t *testing.T) {
 	assert.LessOrEqual(t, len(v), 6, "a click gives a short value, not %s", v)
 	// Outside the number line nothing changes.
 	assert.False(t, s.Click(px, ax.Plot.Max.Y+40, 1280, 720))
+}
+
+// The value of x is never cut by the top of its short plot (the desktop
+// app's 980×447 picture cut "x = 1.1" by 3 px): it goes beside the
+// triangle where there is no room above it, and is drawn whole.
+func TestStochasticValueLabelWhole(t *testing.T) {
+	for _, x := range []string{"", "-100", "100"} {
+		for _, sz := range []image.Point{{980, 447}, {1280, 720}, {MinWidth, MinHeight}} {
+			s, err := New("stochastic")
+			require.NoError(t, err)
+			if x != "" {
+				require.NoError(t, s.Set("x", x))
+			}
+			img := image.NewRGBA(image.Rectangle{Max: sz})
+			var rerr error
+			boxes := plot.RecordText(img, func() { rerr = RenderFor(s, img, Display{}) })
+			require.NoError(t, rerr)
+			found := false
+			for _, b := range boxes {
+				if strings.Contains(b.Text, "x = ") {
+					found = true
+					assert.False(t, b.Clipped(), "x=%s at %v: %q %v cut by %v", x, sz, b.Text, b.Box, b.Clip)
+				}
+			}
+			assert.True(t, found, "x=%s at %v: the value of x is shown", x, sz)
+		}
+	}
 }
