@@ -17,25 +17,9 @@ import (
 	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/train"
 	"github.com/fp8lab/fp8lab/train/compare"
+	"github.com/fp8lab/fp8lab/train/records"
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
-
-// compareRecord is what fp8lab train --compare prints with --json and
-// writes to -o: every run and the table computed from them.
-type compareRecord struct {
-	*compare.Set
-	Summary *compare.Summary `json:"summary"`
-	// Date (UTC), Machine, Seconds (wall time of the whole comparison),
-	// CPUSeconds (the process's CPU time over all threads, which other
-	// processes' load does not inflate) and Load (the load averages before
-	// and after, where the system tells them) say where and when the runs
-	// were made; they are not reproducible.
-	Date       string  `json:"date"`
-	Machine    string  `json:"machine"`
-	Seconds    float64 `json:"seconds"`
-	CPUSeconds float64 `json:"cpu_seconds"`
-	Load       string  `json:"load,omitempty"`
-}
 
 // loadAverage returns the 1-minute load average where Linux tells it, or "".
 func loadAverage() string {
@@ -113,7 +97,8 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 			return err
 		}
 	}
-	rec := &compareRecord{Set: set, Summary: sum, Date: start.UTC().Format(time.RFC3339),
+	// The record: every run and the table computed from them.
+	rec := &records.Record{Set: *set, Summary: sum, Date: start.UTC().Format(time.RFC3339),
 		Machine: machine(), Seconds: time.Since(start).Seconds(), CPUSeconds: (testenv.ProcessCPU() - cpu0).Seconds()}
 	if load1 := loadAverage(); load0 != "" && load1 != "" {
 		rec.Load = load0 + " before, " + load1 + " after"

@@ -8,14 +8,14 @@
 //
 //	go run ./docs/training [-config reference] [-runs runs.json]
 //
-// The comparison records are kept as docs/training/CONFIG-runs.json and
-// CONFIG-spike.json. With -runs it writes the page from an existing
-// `fp8lab train --compare -o` file (whose curves PNG that command drew)
-// instead of training again.
+// The comparison records are kept, gzipped, as train/records/CONFIG-runs.json.gz
+// and CONFIG-spike.json.gz (the playground embeds the reference ones from
+// there). With -runs it writes the page from an existing `fp8lab train
+// --compare -o` file, plain or gzipped (whose curves PNG that command
+// drew), instead of training again.
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -25,7 +25,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/internal/outfile"
 	"github.com/fp8lab/fp8lab/train"
-	"github.com/fp8lab/fp8lab/train/compare"
+	"github.com/fp8lab/fp8lab/train/records"
 )
 
 // The runs of each configuration: the recipes that fit its time budget on
@@ -84,15 +84,23 @@ func generate(config string, seeds int, runs, spikeRuns, out string) error {
 		if err := command("go", "build", "-o", bin, "./cmd/fp8lab"); err != nil {
 			return fmt.Errorf("build fp8lab (run from the repository root): %w", err)
 		}
-		// The runs are kept beside the curves, so that the page can be
-		// rewritten from them (-runs) and anyone can check its numbers.
-		runs, spikeRuns = dataPath(config, "runs"), dataPath(config, "spike")
+		// The runs are kept in train/records, gzipped, so that the page
+		// can be rewritten from them (-runs), anyone can check its
+		// numbers, and the playground can show them.
+		plain, plainSpike := filepath.Join(tmp, "runs.json"), filepath.Join(tmp, "spike.json")
 		common := []string{"--seeds", fmt.Sprint(seeds), "--steps", fmt.Sprint(plan.steps), "--config", config, "--progress"}
-		if err := command(bin, append([]string{"train", "--compare", plan.recipes, "--png", curvesPNG, "-o", runs}, common...)...); err != nil {
+		if err := command(bin, append([]string{"train", "--compare", plan.recipes, "--png", curvesPNG, "-o", plain}, common...)...); err != nil {
 			return err
 		}
 		if err := command(bin, append([]string{"train", "--compare", spikeRecipes,
-			"--spike", fmt.Sprintf("%d:%d", plan.steps/2, spikeFactor), "-o", spikeRuns}, common...)...); err != nil {
+			"--spike", fmt.Sprintf("%d:%d", plan.steps/2, spikeFactor), "-o", plainSpike}, common...)...); err != nil {
+			return err
+		}
+		runs, spikeRuns = records.Path(config, "runs"), records.Path(config, "spike")
+		if err := keep(plain, runs); err != nil {
+			return err
+		}
+		if err := keep(plainSpike, spikeRuns); err != nil {
 			return err
 		}
 	}
@@ -120,23 +128,26 @@ func generate(config string, seeds int, runs, spikeRuns, out string) error {
 	return nil
 }
 
-// dataPath is where the generator keeps a configuration's comparison
-// records: docs/training/CONFIG-KIND.json.
-func dataPath(config, kind string) string {
-	return filepath.Join("docs", "training", config+"-"+kind+".json")
+// keep writes the record file src, gzipped, to dst.
+func keep(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	z, err := records.Compress(b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	return outfile.WriteFile(dst, z)
 }
 
-// load reads an `fp8lab train --compare -o` file.
+// load reads an `fp8lab train --compare -o` file, plain or gzipped.
 func load(path string) (*Record, error) {
-	b, err := os.ReadFile(path)
+	rec, err := records.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var rec Record
-	if err := json.Unmarshal(b, &rec); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &rec, nil
+	return &Record{Record: *rec}, nil
 }
 
 func command(name string, args ...string) error {
@@ -145,19 +156,13 @@ func command(name string, args ...string) error {
 	return cmd.Run()
 }
 
-// Record is the part of an `fp8lab train --compare -o` file the page uses.
+// Record is an `fp8lab train --compare -o` file and what the generator
+// adds for the page.
 type Record struct {
-	compare.Set
-	Date    string  `json:"date"`
-	Machine string  `json:"machine"`
-	Seconds float64 `json:"seconds"`
-	// CPUSeconds and Load: the comparison's CPU time and the load averages
-	// around it (zero and empty in records written before they existed).
-	CPUSeconds float64 `json:"cpu_seconds"`
-	Load       string  `json:"load"`
+	records.Record
 	// NotRun says why a named recipe that is missing was left out (the
 	// generator fills it; a recipe not in it was just not chosen).
-	NotRun map[string]string `json:"-"`
+	NotRun map[string]string
 }
 
 // slowRecipes emulate fast accumulation product by product

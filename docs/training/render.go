@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/fp8lab/fp8lab/train"
 	"github.com/fp8lab/fp8lab/train/compare"
+	"github.com/fp8lab/fp8lab/train/records"
 )
 
 // The verdicts, the only words the page uses to judge a claim.
@@ -291,9 +293,11 @@ func Render(rec *Record, spike *Record, curves string) (string, error) {
 	} else {
 		w("its page is [training-reference.md](training-reference.md).")
 	}
-	w(" The runs behind the page are kept as JSON (`fp8lab train --compare -o`) in docs/training/, and "+
-		"`go run ./docs/training -config %s -runs docs/training/%s-runs.json -spike-runs docs/training/%s-spike.json` "+
-		"rewrites the page from them without training again.\n", cfg.Name, cfg.Name, cfg.Name)
+	runsPath, spikePath := filepath.ToSlash(records.Path(cfg.Name, "runs")), filepath.ToSlash(records.Path(cfg.Name, "spike"))
+	w(" The runs behind the page are kept as gzipped JSON (`fp8lab train --compare -o`) in [%s](../%s/), "+
+		"where the playground's Training scene also reads the reference runs (Runs: reference), and "+
+		"`go run ./docs/training -config %s -runs %s -spike-runs %s` "+
+		"rewrites the page from them without training again.\n", records.Dir, records.Dir, cfg.Name, runsPath, spikePath)
 	return b.String(), nil
 }
 

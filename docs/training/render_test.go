@@ -9,12 +9,13 @@ import (
 
 	"github.com/fp8lab/fp8lab/train"
 	"github.com/fp8lab/fp8lab/train/compare"
+	"github.com/fp8lab/fp8lab/train/records"
 )
 
 // record builds a comparison whose final validation losses are finals
 // [recipe][seed]; every curve starts at 5.5 and ends there after 10 steps.
 func record(finals map[string][]float64, order ...string) *Record {
-	rec := &Record{Set: compare.Set{Config: train.Tiny(), Steps: 10, Recipes: order, Command: "fp8lab train --compare test"}}
+	rec := &Record{Record: records.Record{Set: compare.Set{Config: train.Tiny(), Steps: 10, Recipes: order, Command: "fp8lab train --compare test"}}}
 	rec.Config.EvalEvery = 10
 	rec.Seeds = []uint64{1, 2, 3}[:len(finals[order[0]])]
 	for _, n := range order {
@@ -115,7 +116,7 @@ func TestVerdictsFollowTheNumbers(t *testing.T) {
 	assert.Contains(t, page, "- deepseek: too slow today.")
 	assert.Contains(t, page, "deepseek was not run (see above)")
 	assert.Contains(t, page, "its page is [training-reference.md](training-reference.md)")
-	assert.Contains(t, page, "-runs docs/training/tiny-runs.json")
+	assert.Contains(t, page, "-runs train/records/tiny-runs.json.gz")
 	assert.Contains(t, page, "all 6 runs took 0 s of wall time")
 	rec.CPUSeconds, rec.Load = 1234, "0.50 before, 2.00 after"
 	page, err = Render(rec, nil, "training/curves.png")

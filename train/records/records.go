@@ -1,0 +1,116 @@
+// Package records holds the comparison records that `fp8lab train
+// --compare -o` writes and docs/training's generator keeps: every run of
+// every recipe and seed, and the command, machine and date that made them.
+// The generator writes them here, gzipped (Path), so that one copy serves
+// both the pages it renders and the playground, which embeds the reference
+// configuration's runs (Reference): go:embed cannot reach docs/.
+package records
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/fp8lab/fp8lab/train/compare"
+)
+
+// Record is an `fp8lab train --compare -o` file: the runs and the table
+// computed from them.
+type Record struct {
+	compare.Set
+	// Summary is the table against the default baseline; nil when too few
+	// runs finished.
+	Summary *compare.Summary `json:"summary"`
+	// Date (UTC), Machine, Seconds (wall time of the whole comparison),
+	// CPUSeconds (the process's CPU time over all threads, which other
+	// processes' load does not inflate) and Load (the load averages before
+	// and after, where the system tells them) say where and when the runs
+	// were made; they are not reproducible. Records written before
+	// CPUSeconds and Load existed have zero and "".
+	Date       string  `json:"date"`
+	Machine    string  `json:"machine"`
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+	Load       string  `json:"load,omitempty"`
+}
+
+// Dir is where the generator keeps the records, relative to the
+// repository root.
+const Dir = "train/records"
+
+// Path is the file of one configuration's records of one kind (runs: the
+// recipe comparison; spike: the activation-spike experiment), relative to
+// the repository root.
+func Path(config, kind string) string {
+	return filepath.Join(filepath.FromSlash(Dir), config+"-"+kind+".json.gz")
+}
+
+// gzipMagic starts every gzip stream.
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// Read decodes a record, gzipped or plain JSON, and checks that its runs
+// are where Set.Run looks for them.
+func Read(r io.Reader) (*Record, error) {
+	br := bufio.NewReader(r)
+	var in io.Reader = br
+	if head, _ := br.Peek(2); bytes.Equal(head, gzipMagic) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, err
+		}
+		defer zr.Close()
+		in = zr
+	}
+	var rec Record
+	if err := json.NewDecoder(in).Decode(&rec); err != nil {
+		return nil, fmt.Errorf("records: %w", err)
+	}
+	if want := len(rec.Recipes) * len(rec.Seeds); len(rec.Runs) != want {
+		return nil, fmt.Errorf("records: %d runs for %d recipes × %d seeds", len(rec.Runs), len(rec.Recipes), len(rec.Seeds))
+	}
+	return &rec, nil
+}
+
+// ReadFile reads a record file, gzipped or plain JSON.
+func ReadFile(path string) (*Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rec, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rec, nil
+}
+
+// Compress returns a record file's bytes (gzipped or plain JSON) gzipped
+// at the best compression, after checking that they hold a record. The
+// output has no name or time in its header, so the same record gives the
+// same bytes.
+func Compress(b []byte) ([]byte, error) {
+	if _, err := Read(bytes.NewReader(b)); err != nil {
+		return nil, err
+	}
+	if bytes.HasPrefix(b, gzipMagic) {
+		return b, nil
+	}
+	var out bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&out, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
