@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"fmt"
+	"image"
 	"os"
 	"strconv"
 	"strings"
@@ -173,5 +174,60 @@ func TestTrainingBench(t *testing.T) {
 		t.Logf("%d×%d: first curve point %.1f s after Train; 3 recipes × %d steps in %.1f s; longest gap between 50 ms ticks %.0f ms; %d frames",
 			vp[0], vp[1], first/1000, steps, (last.Now-start)/1000, last.Gap, last.Frames)
 		tab.close()
+	}
+}
+
+// colouredColumns returns the fraction of the columns of the top part
+// (the given share of the height) of img that hold a coloured pixel: the
+// Training scene's loss curves are its only colours there (the axes, grid
+// and text are grey), but for the legend and the step-0 marks.
+func colouredColumns(img *image.RGBA, share float64) float64 {
+	b := img.Bounds()
+	top := b.Min.Y + int(share*float64(b.Dy()))
+	n := 0
+	for x := b.Min.X; x < b.Max.X; x++ {
+		for y := b.Min.Y; y < top; y++ {
+			c := img.RGBAAt(x, y)
+			if int(max(c.R, c.G, c.B))-int(min(c.R, c.G, c.B)) > 50 {
+				n++
+				break
+			}
+		}
+	}
+	return float64(n) / float64(b.Dx())
+}
+
+// TestTrainingReferenceRuns switches the Training scene to the shipped
+// reference runs (the Runs control) and sees them: the facts say where
+// they come from, the explanation names the command that made them, and
+// the loss curves run across the canvas at once (nothing trains), at
+// 1024×768, 1920×1080 and 390×844 (screenshots in FP8LAB_SCREENSHOTS).
+func TestTrainingReferenceRuns(t *testing.T) {
+	for _, vp := range [][2]int{{1024, 768}, {1920, 1080}, {390, 844}} {
+		t.Run(fmt.Sprintf("%dx%d", vp[0], vp[1]), func(t *testing.T) {
+			tab := newTab(t)
+			openScene(t, tab, vp[0], vp[1], 1, "training")
+			before := colouredColumns(tab.shot(t, "#canvas"), 0.5)
+			tab.set(t, "#p-runs", "reference")
+			require.Eventually(t, func() bool {
+				return eval[string](t, tab, liveAPI+`.then(a => a.currentScene().facts.status)`) == "shipped"
+			}, 30*time.Second, 100*time.Millisecond, "the scene did not show the shipped runs")
+			tab.waitDrawn(t)
+			f := eval[map[string]string](t, tab, liveAPI+`.then(a => a.currentScene().facts)`)
+			assert.Equal(t, "reference", f["config"])
+			assert.NotEmpty(t, f["command"])
+			assert.Equal(t, f["steps"], f["steps_done"])
+			for _, k := range []string{"recipe_1", "recipe_2", "recipe_3", "lowest", "machine", "date"} {
+				assert.NotEmpty(t, f[k], k)
+			}
+			require.Eventually(t, func() bool {
+				return strings.Contains(tab.text(t, "#explanation"), " by: "+f["command"]+". ")
+			}, 10*time.Second, 100*time.Millisecond, "the explanation names the command that made the runs")
+			after := colouredColumns(tab.shot(t, "#canvas"), 0.5)
+			t.Logf("coloured columns in the canvas's top part: %.2f live before Train, %.2f reference", before, after)
+			assert.Greater(t, after, 0.5, "the reference curves run across the canvas")
+			assert.Greater(t, after, before+0.3, "more curve than the untrained live run's marks")
+			tab.savePage(t, fmt.Sprintf("training-reference-%dx%d", vp[0], vp[1]))
+		})
 	}
 }

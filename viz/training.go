@@ -43,13 +43,15 @@ const maxTrainingSlice = 500 * time.Millisecond
 // noRecipe is the choice that leaves a recipe slot empty.
 const noRecipe = "none"
 
-// trainingScene trains the classroom GPT live under up to three recipes
-// and shows their loss curves and one recipe's per-layer amax and
-// underflow over the steps.
+// trainingScene trains the classroom GPT live under up to three recipes,
+// or shows the shipped reference runs of the bigger configuration, and
+// draws their loss curves and one recipe's per-layer amax and underflow
+// over the steps.
 type trainingScene struct {
 	ps   *paramSet
 	key  string
 	run  *trainingRun
+	ref  *refView // the shipped runs of the chosen recipes, while Runs is reference
 	err  error
 	wake func() // set by RunInBackground
 	seen int64  // the version Animate last reported
@@ -65,6 +67,9 @@ func newTraining() Scene {
 	names := train.RecipeNames()
 	withNone := append([]string{noRecipe}, names...)
 	return &trainingScene{ps: newParamSet(
+		Param{Name: "runs", Label: "Runs", Kind: ParamChoice, Options: []string{runsLive, runsReference}, Default: runsLive,
+			Help: "live: train the classroom configuration here; reference: the shipped runs of the bigger configuration, " +
+				"every recipe over several seeds (go tool task training-doc CONFIG=reference made them)"},
 		Param{Name: "recipe1", Label: "Recipe 1", Kind: ParamChoice, Options: names, Default: "bf16",
 			Help: "the first recipe to train (train.RecipeByName)"},
 		Param{Name: "recipe2", Label: "Recipe 2", Kind: ParamChoice, Options: withNone, Default: "tensorwise",
@@ -72,11 +77,11 @@ func newTraining() Scene {
 		Param{Name: "recipe3", Label: "Recipe 3", Kind: ParamChoice, Options: withNone, Default: "e5m2-grads",
 			Help: "a third recipe (deepseek and fast-accum-bwd emulate fast accumulation product by product, so they train slower)"},
 		Param{Name: "steps", Label: "Steps", Kind: ParamInt, Min: 25, Max: 1000, Step: 25, Default: "300",
-			Help: "training steps of each recipe (the learning rate decays to the last one)"},
+			Help: "training steps of each recipe (the learning rate decays to the last one; live runs)"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 1, Max: 1 << 20, Step: 1, Default: "1",
-			Help: "seed of the initial weights and of the batch order"},
+			Help: "seed of the initial weights and of the batch order (live runs; the reference runs show their seeds' mean)"},
 		Param{Name: "train", Label: "Train (uncheck: stop and reset)", Kind: ParamBool, Default: "false",
-			Help: "train the recipes live, one step of each in turn; unchecking stops and clears the curves"},
+			Help: "train the recipes live, one step of each in turn; unchecking stops and clears the curves (live runs)"},
 		Param{Name: "inspect", Label: "Maps show recipe", Kind: ParamChoice, Options: []string{"1", "2", "3"}, Default: "2",
 			Help: "whose per-layer amax and underflow the maps below the curves show"},
 		Param{Name: "operand", Label: "Maps show operand", Kind: ParamChoice, Options: trainingOperands, Default: "grad_output",
@@ -117,10 +122,27 @@ func (s *trainingScene) recipes() []string {
 	return out
 }
 
+// reference reports whether the scene shows the shipped reference runs.
+func (s *trainingScene) reference() bool { return s.ps.str("runs") == runsReference }
+
 // apply brings the run in line with the parameters: a new run when what it
 // trains changed or train was unchecked, background training started when
-// train is checked on a host that asked for it.
+// train is checked on a host that asked for it. Showing the reference runs
+// pauses a live run (in the background or not) and keeps it, so that it
+// goes on where it stopped when Runs is live again.
 func (s *trainingScene) apply() error {
+	if s.reference() {
+		if s.run != nil {
+			s.run.stop()
+		}
+		ref, err := newRefView(s.recipes())
+		if err != nil {
+			return err
+		}
+		s.ref, s.err = ref, nil
+		return nil
+	}
+	s.ref = nil
 	// Checking Train keeps the run built at step 0 (its validation losses
 	// are computed already, so the first step follows the click at once);
 	// unchecking it after steps were trained starts over.
@@ -142,9 +164,10 @@ func (s *trainingScene) apply() error {
 	return nil
 }
 
-// ensure builds the run for the current parameters if none is there.
+// ensure builds the run (or the reference view) for the current
+// parameters if none is there.
 func (s *trainingScene) ensure() error {
-	if s.run == nil && s.err == nil {
+	if (s.reference() && s.ref == nil || !s.reference() && s.run == nil) && s.err == nil {
 		s.err = s.apply()
 	}
 	return s.err
@@ -153,7 +176,7 @@ func (s *trainingScene) ensure() error {
 // RunInBackground implements Backgrounder.
 func (s *trainingScene) RunInBackground(wake func()) {
 	s.wake = wake
-	if s.ensure() == nil && s.ps.bool("train") {
+	if s.ensure() == nil && !s.reference() && s.ps.bool("train") {
 		s.run.startBackground(wake)
 	}
 }
@@ -161,7 +184,7 @@ func (s *trainingScene) RunInBackground(wake func()) {
 // Animate implements Animator: while train is checked it trains for one
 // slice (or, in the background, reports new steps).
 func (s *trainingScene) Animate() bool {
-	if !s.ps.bool("train") || s.ensure() != nil {
+	if s.reference() || !s.ps.bool("train") || s.ensure() != nil {
 		return false
 	}
 	if s.wake != nil {
@@ -182,10 +205,14 @@ func (s *trainingScene) Animate() bool {
 	return more
 }
 
-// Version implements Versioned: it grows with every step trained.
+// Version implements Versioned: it grows with every step trained (the
+// reference runs do not change: 0).
 func (s *trainingScene) Version() int64 {
 	if s.ensure() != nil {
 		return -1
+	}
+	if s.reference() {
+		return 0
 	}
 	return s.run.current()
 }
@@ -214,16 +241,27 @@ func (s *trainingScene) advanceSteps(n int) error {
 type trainingState struct {
 	curves  []trainCurve
 	done    int    // steps every recipe has done
-	status  string // not started, training, stopped, done
+	total   int    // steps each recipe trains
+	status  string // not started, training, done; shipped for the reference runs
 	inspect int    // index of the inspected curve, -1 for none
+	cfg     train.Config
+	every   int // steps a column of the maps covers
+	// ranges holds, for the reference runs, each curve's lowest and
+	// highest validation loss over the seeds at each evaluated step, and
+	// finals its final validation loss seed by seed.
+	ranges [][]seedRange
+	finals [][]float64
 }
 
 func (s *trainingScene) state() (trainingState, error) {
 	if err := s.ensure(); err != nil {
 		return trainingState{}, err
 	}
+	if s.reference() {
+		return s.ref.state(s.ps.int("inspect") - 1), nil
+	}
 	curves, _ := s.run.snapshot()
-	st := trainingState{curves: curves, done: math.MaxInt, inspect: -1}
+	st := trainingState{curves: curves, done: math.MaxInt, total: s.run.total, inspect: -1, cfg: s.run.cfg, every: trainStatsEvery}
 	finished := true
 	for _, c := range curves {
 		st.done = min(st.done, len(c.loss))

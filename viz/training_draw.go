@@ -86,9 +86,15 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	title := "Training: " + joinAnd(names)
 	tr, err := s.state()
 	sub := ""
-	if err == nil {
+	switch {
+	case err != nil:
+	case s.reference():
+		title = "Reference runs: " + joinAnd(names)
+		sub = fmt.Sprintf("shipped · %s config · %s · %d steps · marks: mean validation, bars: seed range · lines: mean training",
+			tr.cfg.Name, plural(len(s.ref.rec.Seeds), "seed", "seeds"), tr.total)
+	default:
 		sub = fmt.Sprintf("seed %s · step %d of %d · marks: validation · lines: training",
-			s.ps.str("seed"), tr.done, s.run.total)
+			s.ps.str("seed"), tr.done, tr.total)
 	}
 	st, body, berr := begin(dst, title, sub)
 	if berr != nil {
@@ -102,7 +108,10 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	// above the other on a phone), each with its colour bar at its right,
 	// so that every layer's row is tall enough to carry its name.
 	weights := []float64{1.15, 1}
-	if st.stacked {
+	switch {
+	case st.stacked && tr.finals != nil:
+		weights = []float64{1.7, 1.6} // the curves and the final losses above the maps
+	case st.stacked:
 		weights = []float64{1, 1.6}
 	}
 	rows, err := plot.SplitRows(body, st.px(10), weights...)
@@ -117,7 +126,7 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	for i := range halves {
 		halves[i].Max.X -= bar
 	}
-	total := float64(s.run.total)
+	total := float64(tr.total)
 	xs, err := plot.NewLinear(0, total)
 	if err != nil {
 		return err
@@ -127,6 +136,11 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	for i, c := range tr.curves {
 		for _, p := range c.val {
 			lo, hi = math.Min(lo, p.Loss), math.Max(hi, p.Loss)
+		}
+		if tr.ranges != nil {
+			for _, r := range tr.ranges[i] {
+				lo, hi = math.Min(lo, r.lo), math.Max(hi, r.hi)
+			}
 		}
 		sx, sy := smoothed(c.loss)
 		smooth[i] = [2][]float64{sx, sy}
@@ -138,7 +152,7 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	layers := mapLayers(tr, s.run.cfg.LinearLayers(), s.ps.str("operand"))
+	layers := mapLayers(tr, tr.cfg.LinearLayers(), s.ps.str("operand"))
 	slices.Reverse(layers) // the band scale counts from the bottom; the maps' row 0 is at the top
 	band, err := plot.NewBand(layers)
 	if err != nil {
@@ -158,9 +172,25 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 		o := operandSymbol[s.ps.str("operand")]
 		titles, xlabel, ylabel = []string{who + "amax of " + o, who + o + " underflowed to 0"}, "", "loss"
 	}
-	loss, err := st.axes(rows[0], xs, ys, "", "", ylabel)
+	curvesRect := rows[0]
+	var finalsRect image.Rectangle
+	if tr.finals != nil {
+		// The reference runs: the final losses seed by seed beside the
+		// curves, on a scale where the spread over seeds shows.
+		parts, err := st.split(rows[0], st.px(16), []float64{2.3, 1}, []float64{1.3, 1})
+		if err != nil {
+			return err
+		}
+		curvesRect, finalsRect = parts[0], parts[1]
+	}
+	loss, err := st.axes(curvesRect, xs, ys, "", "", ylabel)
 	if err != nil {
 		return err
+	}
+	if tr.finals != nil {
+		if err := drawFinals(dst, st, tr, finalsRect, xlabel != ""); err != nil {
+			return err
+		}
 	}
 	maps := make([]*plot.Axes, 2)
 	for i := range maps {
@@ -197,6 +227,16 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 			vx[k], vy[k] = float64(p.Step), p.Loss
 		}
 		mk := trainingMarkers[i%len(trainingMarkers)]
+		if tr.ranges != nil {
+			// The spread over seeds: a bar from the lowest to the highest
+			// seed's validation loss at every evaluated step.
+			for k, r := range tr.ranges[i] {
+				x := float64(c.val[k].Step)
+				if err := axes[0].Line(dst, []float64{x, x}, []float64{r.lo, r.hi}, plot.LineStyle{Color: col, Width: st.pxf(2)}); err != nil {
+					return err
+				}
+			}
+		}
 		if err := axes[0].Line(dst, vx, vy, plot.LineStyle{Color: col, Width: st.pxf(2), Dash: trainingDashes(st, i), Marker: mk, MarkerSize: st.pxf(9)}); err != nil {
 			return err
 		}
@@ -218,7 +258,7 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 }
 
 // drawMaps draws the inspected recipe's per-layer amax (log₂ colours) and
-// underflowed share, one column per trainStatsEvery steps, with their
+// underflowed share, one column per tr.every steps, with their
 // colour bars right of the plots.
 func (s *trainingScene) drawMaps(dst *image.RGBA, st style, tr trainingState, layers []string, amaxAx, underAx *plot.Axes) error {
 	if tr.inspect < 0 {
@@ -251,8 +291,8 @@ func (s *trainingScene) drawMaps(dst *image.RGBA, st style, tr trainingState, la
 	}
 	if len(c.stats) == 0 || math.IsInf(aLo, 0) {
 		// Nothing to colour yet (or a recipe without scaled operands).
-		msg := fmt.Sprintf("a column every %d steps", trainStatsEvery)
-		if tr.done >= trainStatsEvery {
+		msg := fmt.Sprintf("a column every %d steps", tr.every)
+		if tr.done >= tr.every {
 			msg = c.recipe + " scales no " + operandText[s.ps.str("operand")]
 		}
 		for _, ax := range []*plot.Axes{amaxAx, underAx} {
@@ -311,4 +351,54 @@ func plotNote(dst *image.RGBA, st style, p image.Rectangle, msg string, ts plot.
 		plot.DrawText(dst, l, float64(p.Min.X+p.Max.X)/2, float64(y), ts)
 		y += lineH
 	}
+}
+
+// drawFinals draws each recipe's final validation loss seed by seed (its
+// marker, in its colour), with a bar at the mean: the spread over seeds
+// that the curves' scale hides. Recipe 1 is the top row.
+func drawFinals(dst *image.RGBA, st style, tr trainingState, r image.Rectangle, words bool) error {
+	names := make([]string, len(tr.curves))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, c := range tr.curves {
+		names[len(names)-1-i] = c.recipe
+		for _, v := range tr.finals[i] {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	pad := math.Max((hi-lo)*0.1, 1e-3)
+	xs, err := plot.NewLinear(lo-pad, hi+pad)
+	if err != nil {
+		return err
+	}
+	band, err := plot.NewBand(names)
+	if err != nil {
+		return err
+	}
+	title, xlabel := "final loss by seed", ""
+	if words {
+		title, xlabel = fmt.Sprintf("validation loss at step %d by seed", tr.total), "loss (nats/byte)"
+	}
+	ax, err := st.axes(r, xs.WithTickCount(3), band, title, xlabel, "")
+	if err != nil {
+		return err
+	}
+	ax.Draw(dst)
+	for i, c := range tr.curves {
+		row := float64(len(tr.curves) - 1 - i)
+		col := plot.Categorical(i)
+		var mean float64
+		ys := make([]float64, len(tr.finals[i]))
+		for k, v := range tr.finals[i] {
+			mean += v / float64(len(tr.finals[i]))
+			ys[k] = row
+		}
+		if err := ax.Line(dst, []float64{mean, mean}, []float64{row - 0.3, row + 0.3}, plot.LineStyle{Color: col, Width: st.pxf(3)}); err != nil {
+			return err
+		}
+		mk := trainingMarkers[i%len(trainingMarkers)]
+		if err := ax.Scatter(dst, tr.finals[i], ys, plot.MarkerStyle{Shape: mk, Color: col, Size: st.pxf(11)}); err != nil {
+			return fmt.Errorf("%s: %w", c.recipe, err)
+		}
+	}
+	return nil
 }

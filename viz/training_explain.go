@@ -85,10 +85,13 @@ func (s *trainingScene) Facts() map[string]string {
 	if err != nil {
 		return map[string]string{"error": err.Error()}
 	}
+	if s.reference() {
+		return s.refFacts(st)
+	}
 	cfg := s.run.cfg
 	f := map[string]string{
 		"config":          cfg.Name,
-		"model":           s.run.describe(),
+		"model":           describeConfig(cfg),
 		"parameters":      strconv.Itoa(cfg.NumParams()),
 		"tokens_per_step": strconv.Itoa(cfg.TokensPerStep()),
 		"corpus":          s.run.data.Source,
@@ -98,6 +101,7 @@ func (s *trainingScene) Facts() map[string]string {
 		"seed":            s.ps.str("seed"),
 		"recipes":         strconv.Itoa(len(st.curves)),
 		"operand":         s.ps.str("operand"),
+		"runs":            runsLive,
 	}
 	common := math.MaxInt // the last step at which every curve has a validation loss
 	for i, c := range st.curves {
@@ -177,6 +181,9 @@ func (s *trainingScene) Explain() []string {
 	if out, bad := errorExplanation(f); bad {
 		return out
 	}
+	if f["runs"] == runsReference {
+		return refExplain(f)
+	}
 	n := f.int("recipes")
 	var names []string
 	for i := 1; i <= n; i++ {
@@ -227,34 +234,44 @@ func (s *trainingScene) Explain() []string {
 		}
 		out = append(out, p)
 	}
-	if r, ok := f["inspect_recipe"]; ok {
-		op := operandText[f["operand"]]
-		if _, stats := f["largest_amax_layer"]; !stats {
-			if f.int("steps_done") < trainStatsEvery {
-				out = append(out, fmt.Sprintf("The maps will show %s's %s per linear layer, a column every %d steps.", r, op, trainStatsEvery))
-			} else {
-				out = append(out, fmt.Sprintf("The maps of %s stay empty: it keeps its %s in float32 or BF16, which have float32's range: "+
-					"no scale, and no underflow to count.", r, op))
-			}
-		} else {
-			k := ""
-			for i := 1; i <= n; i++ {
-				if f["recipe_"+strconv.Itoa(i)] == r {
-					k = strconv.Itoa(i)
-				}
-			}
-			p := fmt.Sprintf("The maps show %s's %s per linear layer, %d steps a column: its largest amax so far is %s, in %s. ",
-				r, op, trainStatsEvery, f.r("amax_"+k), f["largest_amax_layer"])
-			if f.num("underflow_"+k) == 0 {
-				p += "None of its elements underflowed to zero."
-			} else {
-				p += fmt.Sprintf("%s of its elements underflowed to zero, most in %s (%s).",
-					pctText(f.num("underflow_"+k)), f["worst_underflow_layer"], pctText(f.num("worst_underflow")))
-			}
-			out = append(out, p)
-		}
+	if p, ok := mapsText(f, trainStatsEvery, "its", "its largest amax so far"); ok {
+		out = append(out, p)
 	}
 	return out
+}
+
+// mapsText says what the maps show of the inspected recipe (every: steps
+// a column; whose: whose elements, e.g. "the" or "its 3 seeds'";
+// largest: how the largest amax is named), from the facts that Facts
+// computes for both kinds of runs; false when no recipe is inspected.
+func mapsText(f facts, every int, whose, largest string) (string, bool) {
+	r, ok := f["inspect_recipe"]
+	if !ok {
+		return "", false
+	}
+	op := operandText[f["operand"]]
+	if _, stats := f["largest_amax_layer"]; !stats {
+		if f.int("steps_done") < every {
+			return fmt.Sprintf("The maps will show %s's %s per linear layer, a column every %d steps.", r, op, every), true
+		}
+		return fmt.Sprintf("The maps of %s stay empty: it keeps its %s in float32 or BF16, which have float32's range: "+
+			"no scale, and no underflow to count.", r, op), true
+	}
+	k := ""
+	for i := 1; i <= f.int("recipes"); i++ {
+		if f["recipe_"+strconv.Itoa(i)] == r {
+			k = strconv.Itoa(i)
+		}
+	}
+	p := fmt.Sprintf("The maps show %s's %s per linear layer, %d steps a column: %s is %s, in %s. ",
+		r, op, every, largest, f.r("amax_"+k), f["largest_amax_layer"])
+	if f.num("underflow_"+k) == 0 {
+		p += "None of " + whose + " elements underflowed to zero."
+	} else {
+		p += fmt.Sprintf("%s of %s elements underflowed to zero, most in %s (%s).",
+			pctText(f.num("underflow_"+k)), whose, f["worst_underflow_layer"], pctText(f.num("worst_underflow")))
+	}
+	return p, true
 }
 
 // curvesText says what the curves are.

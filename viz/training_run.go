@@ -234,9 +234,8 @@ func layerStats(p train.StatsPoint, operand string) (layers []string, amax, unde
 	return layers, amax, under
 }
 
-// describe says what a run trains, for titles and explanations.
-func (r *trainingRun) describe() string {
-	c := r.cfg
+// describeConfig says what a configuration trains, for explanations.
+func describeConfig(c train.Config) string {
 	return fmt.Sprintf("%d blocks of width %d, %d heads, %d bytes of context, %d sequences a step",
 		c.Layers, c.Width, c.Heads, c.Context, c.Batch)
 }
