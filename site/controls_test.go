@@ -22,7 +22,9 @@ var preconditions = map[string]map[string][]string{
 	"dither": {"*": {"animate", "false"}, "levels": {"grid", "levels"},
 		"animate": {"frames", "16"}},
 	// Training finishes in seconds with 25 steps, so the canvas settles.
-	"training": {"train": {"steps", "25"}},
+	// The controls after Runs (the recipes) change the reference runs it
+	// switched to; steps, seed and train act on the live run.
+	"training": {"train": {"steps", "25"}, "steps": {"runs", "live"}},
 }
 
 // animated are parameters that an animation changes by itself after a

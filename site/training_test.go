@@ -208,11 +208,13 @@ func TestTrainingReferenceRuns(t *testing.T) {
 			tab := newTab(t)
 			openScene(t, tab, vp[0], vp[1], 1, "training")
 			before := colouredColumns(tab.shot(t, "#canvas"), 0.5)
+			t0 := eval[float64](t, tab, `performance.now()`)
 			tab.set(t, "#p-runs", "reference")
 			require.Eventually(t, func() bool {
 				return eval[string](t, tab, liveAPI+`.then(a => a.currentScene().facts.status)`) == "shipped"
-			}, 30*time.Second, 100*time.Millisecond, "the scene did not show the shipped runs")
+			}, 30*time.Second, 20*time.Millisecond, "the scene did not show the shipped runs")
 			tab.waitDrawn(t)
+			t.Logf("the reference runs drawn %.0f ms after the switch", eval[float64](t, tab, `performance.now()`)-t0)
 			f := eval[map[string]string](t, tab, liveAPI+`.then(a => a.currentScene().facts)`)
 			assert.Equal(t, "reference", f["config"])
 			assert.NotEmpty(t, f["command"])

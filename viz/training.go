@@ -71,7 +71,7 @@ func newTraining() Scene {
 			Help: "live: train the classroom configuration here; reference: the shipped runs of the bigger configuration, " +
 				"every recipe over several seeds (go tool task training-doc CONFIG=reference made them)"},
 		Param{Name: "recipe1", Label: "Recipe 1", Kind: ParamChoice, Options: names, Default: "bf16",
-			Help: "the first recipe to train (train.RecipeByName)"},
+			Help: "the first recipe to train or show (train.RecipeByName)"},
 		Param{Name: "recipe2", Label: "Recipe 2", Kind: ParamChoice, Options: withNone, Default: "tensorwise",
 			Help: "a second recipe, from the same weights and batches (none: leave out)"},
 		Param{Name: "recipe3", Label: "Recipe 3", Kind: ParamChoice, Options: withNone, Default: "e5m2-grads",

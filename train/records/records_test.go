@@ -105,3 +105,14 @@ func TestReference(t *testing.T) {
 	require.NoError(t, err)
 	assert.Same(t, rec, again, "decoded once")
 }
+
+// BenchmarkReadReference decodes the embedded reference record (what the
+// playground does once, the first time the reference runs are shown).
+func BenchmarkReadReference(b *testing.B) {
+	b.SetBytes(int64(len(referenceRuns)))
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(referenceRuns)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
