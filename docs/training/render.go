@@ -281,17 +281,25 @@ func Render(rec *Record, spike *Record, curves string) (string, error) {
 		"with E4M3 gradients), %s when lower.\n\n", Agrees, Differs)
 
 	w("## Regenerating, and the reference configuration\n\n")
-	w("`go tool task training-doc` reruns this comparison (%s configuration, %.0f minutes of wall time "+
-		"here) and rewrites this page and its curves. ", cfg.Name, rec.Seconds/60)
+	task := "go tool task training-doc"
+	if cfg.Name != "classroom" {
+		task += " CONFIG=" + cfg.Name
+	}
+	w("`%s` reruns this comparison and rewrites this page and its curves. Here its %d runs of the %s "+
+		"configuration took %s, and the spike runs below took theirs. ", task, len(rec.Runs), cfg.Name, cost(rec))
 	ref, refPlan := train.Reference(), plans["reference"]
-	w("`go tool task training-doc CONFIG=reference` runs the reference configuration (%d blocks of width %d, "+
-		"%d sequences of %d bytes a step, %d recipes × 3 seeds × %d steps, sized for a 60-minute budget on a "+
-		"2-core machine: see train.Reference for the step times it was sized by); ",
-		ref.Layers, ref.Width, ref.Batch, ref.Context, len(strings.Split(refPlan.recipes, ",")), refPlan.steps)
 	if cfg.Name == "reference" {
-		w("this page is that run.")
+		w("The reference configuration (%d blocks of width %d, %d sequences of %d bytes a step, %d recipes × "+
+			"3 seeds × %d steps) is sized for a 60-minute budget on a 2-core machine: see train.Reference for the "+
+			"step times it was sized by; a machine shared with other work, as the load above says, takes longer "+
+			"than the CPU time divided by its cores. The classroom configuration's page is [training.md](training.md).",
+			ref.Layers, ref.Width, ref.Batch, ref.Context, len(strings.Split(refPlan.recipes, ",")), refPlan.steps)
 	} else {
-		w("its page is [training-reference.md](training-reference.md).")
+		w("`go tool task training-doc CONFIG=reference` runs the reference configuration (%d blocks of width %d, "+
+			"%d sequences of %d bytes a step, %d recipes × 3 seeds × %d steps, sized for a 60-minute budget on a "+
+			"2-core machine: see train.Reference for the step times it was sized by); its page is "+
+			"[training-reference.md](training-reference.md).",
+			ref.Layers, ref.Width, ref.Batch, ref.Context, len(strings.Split(refPlan.recipes, ",")), refPlan.steps)
 	}
 	runsPath, spikePath := filepath.ToSlash(records.Path(cfg.Name, "runs")), filepath.ToSlash(records.Path(cfg.Name, "spike"))
 	w(" The runs behind the page are kept as gzipped JSON (`fp8lab train --compare -o`) in [%s](../%s/), "+
