@@ -26,8 +26,9 @@ import (
 // It reports the WebAssembly sizes (raw and gzipped, as served), the time
 // from navigation to the first frame of a scene and to a usable scene page,
 // the time to dither a 512×512 frame through the JavaScript API, and the
-// time to encode 1M float32 values through the API against native Go in
-// this process (one goroutine, and all cores).
+// time to encode 1M float32 values through the API (encode, and encodeInto
+// a reused array) against native Go in this process (one goroutine, and all
+// cores).
 func TestBrowserBench(t *testing.T) {
 	if os.Getenv("FP8LAB_BROWSER_BENCH") != "1" {
 		t.Skip("set FP8LAB_BROWSER_BENCH=1 to run the browser benchmark")
@@ -112,19 +113,28 @@ func TestBrowserBench(t *testing.T) {
 	xs, err := scaling.RandomNormal(1, n, 3, 11)
 	require.NoError(t, err)
 	codes := make([]uint8, n)
-	js := eval[float64](t, tab, fmt.Sprintf(`FP8Page.loadCore().then(api => {
-		const n = %d, x = new Float32Array(n);
+	// encode returns a new array; encodeInto writes into one reused array,
+	// as the native loop reuses its codes. Their calls alternate.
+	times := eval[[]float64](t, tab, fmt.Sprintf(`FP8Page.loadCore().then(api => {
+		const n = %d, x = new Float32Array(n), out = new Uint8Array(n);
 		let s = 11; const rnd = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 4294967296; };
 		for (let i = 0; i < n; i++) x[i] = 3 * Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
-		for (let i = 0; i < 3; i++) api.encode("E4M3FN", x);
-		let best = Infinity;
-		for (let i = 0; i < %d; i++) { const t0 = performance.now(); api.encode("E4M3FN", x); best = Math.min(best, performance.now() - t0); }
-		return best; })`, n, encodeReps))
+		for (let i = 0; i < 3; i++) { api.encode("E4M3FN", x); api.encodeInto("E4M3FN", x, out); }
+		let best = Infinity, bestInto = Infinity;
+		for (let i = 0; i < %d; i++) {
+			let t0 = performance.now(); api.encode("E4M3FN", x); best = Math.min(best, performance.now() - t0);
+			t0 = performance.now(); api.encodeInto("E4M3FN", x, out); bestInto = Math.min(bestInto, performance.now() - t0);
+		}
+		return [best, bestInto]; })`, n, encodeReps))
+	require.Len(t, times, 2)
 	enc := func() error { return fp8.E4M3FN.EncodeSlice32(codes, xs.Data, fp8.Mode{}) }
 	native1 := nativeBestMs(t, 1, encodeReps, enc)
 	nativeN := nativeBestMs(t, 0, encodeReps, enc)
-	line("encode 1M float32 -> E4M3FN, fastest of %d calls: API %.2f ms (%.2f ns/value, copies in and out included); native Go %.2f ms (1 thread), %.2f ms (%d threads); ratio %.1fx of 1 thread, %.1fx of all",
-		encodeReps, js, js*1e6/n, native1, nativeN, runtime.GOMAXPROCS(0), js/native1, js/nativeN)
+	for i, name := range []string{"API encode (new array)", "API encodeInto (reused array)"} {
+		js := times[i]
+		line("encode 1M float32 -> E4M3FN, fastest of %d calls: %s %.2f ms (%.2f ns/value, copies in and out included); native Go %.2f ms (1 thread), %.2f ms (%d threads); ratio %.1fx of 1 thread, %.1fx of all",
+			encodeReps, name, js, js*1e6/n, native1, nativeN, runtime.GOMAXPROCS(0), js/native1, js/nativeN)
+	}
 
 	t.Log("\n" + report.String())
 	if out := os.Getenv("FP8LAB_BENCH_OUT"); out != "" {

@@ -3,6 +3,7 @@
 package jsapi_test
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -141,6 +142,49 @@ func coreCases(t *testing.T) []jsCase {
 				assert.Equal(t, toF64(encodeAll(t, 448, 0.5, 9, 10)), typed(t, got[1], "Uint8Array"), "inner")
 				assert.Equal(t, toF64(encodeAll(t, 1, 2, 3)), typed(t, got[2], "Uint8Array"), "outer again")
 			}},
+		{name: "encodeInto writes into out and returns it",
+			code: `const x = new Float32Array(` + jsArray(xs) + `), out = new Uint8Array(x.length).fill(7);
+				const r = api.encodeInto("E4M3FN", x, out), r2 = api.encodeInto("E5M2", Array.from(x), new Uint8Array(x.length), {saturate: false});
+				return [r === out, out, r2, api.encodeInto("E4M3FN", new Float64Array([-431.99999999999994]), new Uint8Array(1))];`,
+			check: func(t *testing.T, v any) {
+				got := v.([]any)
+				require.Len(t, got, 4)
+				assert.Equal(t, true, got[0], "returns out itself")
+				sameFloats(t, toF64(wantE4), typed(t, got[1], "Uint8Array"), "E4M3FN")
+				sameFloats(t, toF64(wantE5), typed(t, got[2], "Uint8Array"), "E5M2 from an Array")
+				c, err := fp8.E4M3FN.Encode(-431.99999999999994, fp8.Mode{})
+				require.NoError(t, err)
+				assert.Equal(t, []float64{float64(c)}, typed(t, got[3], "Uint8Array"), "float64 rounds once")
+			}},
+		{name: "encodeInto a view, x and out sharing a buffer",
+			code: `const buf = new ArrayBuffer(16), x = new Float32Array(buf, 0, 3), out = new Uint8Array(buf, 4, 3);
+				x.set([448, 1, 0.5]);
+				api.encodeInto("E4M3FN", x, out);
+				return new Uint8Array(buf);`,
+			check: func(t *testing.T, v any) {
+				// x is copied in before out is written, so the codes of the
+				// original 448, 1, 0.5 land in bytes 4..6 and the rest stays.
+				want := make([]float64, 16)
+				for i, b := range bytesOfFloat32s(448, 1, 0.5) {
+					want[i] = float64(b)
+				}
+				for i, c := range encodeAll(t, 448, 1, 0.5) {
+					want[4+i] = float64(c)
+				}
+				assert.Equal(t, want, typed(t, v, "Uint8Array"))
+			}},
+		{name: "encodeInto stochastic", code: `return api.encodeInto("E4M3FN", new Float32Array(` + jsArray(xs) + `), new Uint8Array(` + fmt.Sprint(len(xs)) + `), {round: "stochastic", seed: 42, stream: 3, bits: 8});`,
+			check: func(t *testing.T, v any) { sameFloats(t, toF64(stoch), typed(t, v, "Uint8Array"), "") }},
+		{name: "encodeInto out of another length", code: `return api.encodeInto("E4M3FN", new Float32Array(3), new Uint8Array(4));`, wantErr: "argument 3 (out) must be a Uint8Array of x's length 3, got one of 4"},
+		{name: "encodeInto out not a Uint8Array", code: `return api.encodeInto("E4M3FN", new Float32Array(3), new Uint8ClampedArray(3));`, wantErr: "argument 3 (out) must be a Uint8Array of x's length 3, got Uint8ClampedArray"},
+		{name: "encodeInto without out", code: `return api.encodeInto("E4M3FN", [1, 2]);`, wantErr: "got undefined"},
+		{name: "encodeInto a single number", code: `return api.encodeInto("E4M3FN", 1, new Uint8Array(1));`, wantErr: "argument 2 (x) must be a Float32Array, Float64Array or Array of numbers, got number"},
+		{name: "encodeInto options in the fourth argument", code: `return api.encodeInto("E4M3FN", [1], new Uint8Array(1), {round: "up"});`, wantErr: "up"},
+		{name: "encodeInto out detached by an option getter",
+			code: `const out = new Uint8Array(3);
+				const opts = {get round() { structuredClone(out.buffer, {transfer: [out.buffer]}); return "nearest"; }};
+				return api.encodeInto("E4M3FN", new Float32Array([1, 2, 3]), out, opts);`,
+			wantErr: "argument 3 (out) no longer holds 3 bytes"},
 		{name: "encode empty array", code: `return api.encode("E4M3FN", new Float32Array(0));`,
 			check: func(t *testing.T, v any) { assert.Empty(t, typed(t, v, "Uint8Array")) }},
 		{name: "encode stochastic Float32Array", code: `return api.encode("E4M3FN", new Float32Array(` + jsArray(xs) + `), {round: "stochastic", seed: 42, stream: 3, bits: 8});`,
@@ -364,4 +408,13 @@ func encodeAll(t *testing.T, xs ...float32) []uint8 {
 	codes := make([]uint8, len(xs))
 	require.NoError(t, fp8.E4M3FN.EncodeSlice32(codes, xs, fp8.Mode{}))
 	return codes
+}
+
+// bytesOfFloat32s is the little-endian bytes of xs, as a Float32Array holds them.
+func bytesOfFloat32s(xs ...float32) []byte {
+	var b []byte
+	for _, x := range xs {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
 }

@@ -18,6 +18,7 @@ func coreFuncs() map[string]fn {
 		"formats":    apiFormats,
 		"info":       apiInfo,
 		"encode":     apiEncode,
+		"encodeInto": apiEncodeInto,
 		"decode":     apiDecode,
 		"explain":    apiExplain,
 		"describe":   apiDescribe,
@@ -56,7 +57,7 @@ func apiInfo(args []js.Value) (any, error) {
 	return plainJS(f.Info())
 }
 
-// encodeBuffers is memory apiEncode copies its input into and encodes
+// encodeBuffers is memory encodeCall copies its input into and encodes
 // into before copying the codes out.
 type encodeBuffers struct {
 	busy  bool
@@ -64,9 +65,9 @@ type encodeBuffers struct {
 	codes []uint8
 }
 
-// encodeScratch is kept from one apiEncode call to the next: allocating
-// (and zeroing, and collecting) 5 bytes per value on every call cost about
-// as much as encoding them. Only apiEncode uses it; a call made while it is
+// encodeScratch is kept from one encodeCall to the next: allocating (and
+// zeroing, and collecting) 5 bytes per value on every call cost about as
+// much as encoding them. Only encodeCall uses it; a call made while it is
 // busy (from a getter that copying the input runs) uses its own.
 var encodeScratch encodeBuffers
 
@@ -77,7 +78,18 @@ const maxScratch = 1 << 22
 // encode(format, x, opts?) -> code, or Uint8Array for an array x.
 // opts: round, overflow | saturate, bits, seed, stream (stochastic rounding
 // uses random word rng.Bits(seed, stream, i) for element i).
-func apiEncode(args []js.Value) (any, error) {
+func apiEncode(args []js.Value) (any, error) { return encodeCall(args, false) }
+
+// encodeInto(format, x, out, opts?) -> out: encode of an array x, its codes
+// written into out, a Uint8Array of x's length, rather than into a new
+// array: the first writes into a new array's memory fault its pages in,
+// which cost a third of encode's time for 1M values in Node (BENCHMARKS.md,
+// issue 14, run G). A caller that encodes again and again reuses one out,
+// as native code reuses its destination slice.
+func apiEncodeInto(args []js.Value) (any, error) { return encodeCall(args, true) }
+
+// encodeCall is encode, or encodeInto when into is set.
+func encodeCall(args []js.Value, into bool) (any, error) {
 	f, err := argFormat(args, 0)
 	if err != nil {
 		return nil, err
@@ -92,7 +104,17 @@ func apiEncode(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := argOpts(args, 2, "round", "overflow", "saturate", "bits", "seed", "stream")
+	optsAt, out := 2, js.Undefined()
+	if into {
+		if x.single {
+			return nil, fmt.Errorf("argument 2 (x) must be a Float32Array, Float64Array or Array of numbers, got number")
+		}
+		if out, err = argOut(args, 2, x.len()); err != nil {
+			return nil, err
+		}
+		optsAt = 3
+	}
+	o, err := argOpts(args, optsAt, "round", "overflow", "saturate", "bits", "seed", "stream")
 	if err != nil {
 		return nil, err
 	}
@@ -136,10 +158,38 @@ func apiEncode(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.single {
+	switch {
+	case x.single:
 		return int(codes[0]), nil
+	case into:
+		// An option getter may have detached or shrunk out's buffer since
+		// argOut looked at it, and copying into a detached array throws past
+		// the Go code: check again, then copy into a view made just now.
+		if m, err := length(out); err != nil || m != len(codes) {
+			return nil, fmt.Errorf("argument 3 (out) no longer holds %d bytes: its buffer changed while the options were read", len(codes))
+		}
+		if n := js.CopyBytesToJS(byteView(out), codes); n != len(codes) {
+			return nil, fmt.Errorf("argument 3 (out) took %d of %d codes", n, len(codes))
+		}
+		return out, nil
 	}
 	return toJS(jsUint8Array, codes), nil
+}
+
+// argOut reads argument i as encodeInto's out: a Uint8Array of n elements.
+func argOut(args []js.Value, i, n int) (js.Value, error) {
+	v := arg(args, i)
+	if k := kind(v); k != "Uint8Array" {
+		return v, fmt.Errorf("argument %d (out) must be a Uint8Array of x's length %d, got %s", i+1, n, k)
+	}
+	m, err := length(v)
+	if err != nil {
+		return v, fmt.Errorf("argument %d (out): %w", i+1, err)
+	}
+	if m != n {
+		return v, fmt.Errorf("argument %d (out) must be a Uint8Array of x's length %d, got one of %d", i+1, n, m)
+	}
+	return v, nil
 }
 
 // decode(format, c, opts?) -> value, or Float32Array (Float64Array with

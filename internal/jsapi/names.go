@@ -4,7 +4,7 @@ package jsapi
 // every module; LiveFunctions where a live scene is registered. Register
 // installs exactly these (a Node test checks it).
 var (
-	CoreFunctions  = []string{"decode", "describe", "dither", "encode", "explain", "formats", "hadamard", "info", "quantize", "randomBits", "table"}
+	CoreFunctions  = []string{"decode", "describe", "dither", "encode", "encodeInto", "explain", "formats", "hadamard", "info", "quantize", "randomBits", "table"}
 	SceneFunctions = []string{"extractTensor", "renderScene", "scanFile", "sceneInfo", "scenes"}
 	LiveFunctions  = []string{"currentScene", "frameCount", "getParam", "loadTensor", "setParam", "setScene"}
 )
