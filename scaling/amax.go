@@ -24,22 +24,23 @@ const (
 // and every NaN pattern is above +Inf's, so a result above f32InfBits means
 // s holds a NaN and one equal to it means s holds an infinity. It reads the
 // values as integers (no float register round trip), eight per iteration
-// into four independent maxima, without bounds checks.
+// into two independent maxima, without bounds checks. Two maxima rather
+// than four keep every value in a register (four spilled one maximum and
+// the length to the stack each iteration): 0.355 against 0.39 ns/value on
+// one core of BENCHMARKS.md's VM (issue 14, run G).
 func absMaxBits(s []float32) uint32 {
 	w := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
-	var m0, m1, m2, m3 uint32
-	for len(w) >= 8 {
-		x := w[:8:8]
-		m0 = max(m0, x[0]&f32AbsMask, x[4]&f32AbsMask)
-		m1 = max(m1, x[1]&f32AbsMask, x[5]&f32AbsMask)
-		m2 = max(m2, x[2]&f32AbsMask, x[6]&f32AbsMask)
-		m3 = max(m3, x[3]&f32AbsMask, x[7]&f32AbsMask)
-		w = w[8:]
+	var m0, m1 uint32
+	i := 0
+	for ; i+8 <= len(w); i += 8 {
+		x := (*[8]uint32)(w[i : i+8])
+		m0 = max(m0, x[0]&f32AbsMask, x[1]&f32AbsMask, x[2]&f32AbsMask, x[3]&f32AbsMask)
+		m1 = max(m1, x[4]&f32AbsMask, x[5]&f32AbsMask, x[6]&f32AbsMask, x[7]&f32AbsMask)
 	}
-	for _, u := range w {
+	for _, u := range w[i:] {
 		m0 = max(m0, u&f32AbsMask)
 	}
-	return max(m0, m1, m2, m3)
+	return max(m0, m1)
 }
 
 // absMaxBlocks folds absMaxBits of each bc-element block of row into g
