@@ -148,15 +148,6 @@ func (a *Axes) plotRect() image.Rectangle {
 	if a.opts.XLabel != "" {
 		bottom += axisLabelGap + label.Height()
 	}
-	top := outerPad + tick.Height()/2
-	if n := len(a.titleLines()); n > 0 {
-		top = outerPad + n*MeasureText(a.opts.Title, th.titleStyle()).Height() + titleGap
-	}
-	if a.strip > 0 {
-		ts := th.tickStyle()
-		a.strip = MeasureInlineLegend(max(a.Plot.Dx(), 1), a.opts.Legend, ts, &th).Y + titleGap
-		top += a.strip
-	}
 	right := outerPad + 6
 	// The first and last x labels are centred on their ticks and may stick
 	// out of the plot area.
@@ -171,6 +162,25 @@ func (a *Axes) plotRect() image.Rectangle {
 			right = max(right, half-int(float64(a.Plot.Max.X)-px))
 			left = max(left, half-int(px-float64(a.Plot.Min.X)))
 		}
+	}
+	top := outerPad + tick.Height()/2
+	if lines := a.titleLines(); len(lines) > 0 {
+		gap := titleGap
+		// A title line wider than the plot area reaches over the y tick
+		// labels (a wrapped title on a phone): the top one, centred on the
+		// plot's top edge, must stay below it.
+		for _, l := range lines {
+			if MeasureText(l, th.titleStyle()).Width > a.Outer.Dx()-left-right {
+				_, ay := anchorOffset(tick, AlignLeft, AlignMiddle)
+				gap = max(gap, ay+1)
+			}
+		}
+		top = outerPad + len(lines)*MeasureText(a.opts.Title, th.titleStyle()).Height() + gap
+	}
+	if a.strip > 0 {
+		ts := th.tickStyle()
+		a.strip = MeasureInlineLegend(max(a.Plot.Dx(), 1), a.opts.Legend, ts, &th).Y + titleGap
+		top += a.strip
 	}
 	o := a.Outer
 	// Not image.Rect: margins larger than outer must give an empty (not a
