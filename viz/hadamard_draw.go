@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
@@ -106,6 +107,12 @@ func (s *hadamardScene) drawGains(dst *image.RGBA, st style, r image.Rectangle) 
 	ax.HMarker(dst, 0, "", plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1)})
 	ts := st.text(14, plot.FontBold, st.th.Foreground)
 	ts.Align = plot.AlignCenter
+	// A bar's label stays within its band, so neighbours never touch and
+	// the first one keeps off the y ticks: without its unit (the axis
+	// says dB) where the band is narrower (a phone), left out where even
+	// the number is.
+	step := ax.Map(1, 0).X - ax.Map(0, 0).X
+	form := fitting(d, ts, step-st.pxf(6), func(v float64) string { return fmt.Sprintf("%+.1f dB", v) }, func(v float64) string { return fmt.Sprintf("%+.1f", v) })
 	for i, v := range d {
 		c := plot.Blue
 		if v < 0 {
@@ -114,8 +121,11 @@ func (s *hadamardScene) drawGains(dst *image.RGBA, st style, r image.Rectangle) 
 		if err := ax.Bars(dst, []float64{float64(i)}, []float64{v}, 0.6, plot.BarStyle{Fill: c}); err != nil {
 			return err
 		}
+		if form == nil {
+			continue
+		}
 		p := ax.Map(float64(i), v)
-		t, y := fmt.Sprintf("%+.1f dB", v), p.Y-st.pxf(4)
+		t, y := form(v), p.Y-st.pxf(4)
 		ts.VAlign = plot.AlignBottom
 		if v < 0 {
 			ts.VAlign, y = plot.AlignTop, p.Y+st.pxf(4)
@@ -187,9 +197,26 @@ func (s *hadamardScene) drawSQNR(dst *image.RGBA, st style, r image.Rectangle) e
 		{Label: "quantized directly", Color: plot.Vermillion, Kind: plot.LegendSwatch},
 		{Label: "rotate, quantize, rotate back", Color: plot.Blue, Kind: plot.LegendSwatch},
 	}
-	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Quantization SQNR (%s, per %s)", s.format.Name(), s.ps.str("granularity")), "", "SQNR (dB)", legend...)
+	title := fmt.Sprintf("Quantization SQNR (%s, per %s)", s.format.Name(), s.ps.str("granularity"))
+	ax, err := st.axes(r, xs, ys, title, "", "SQNR (dB)", legend...)
 	if err != nil {
 		return err
+	}
+	ts := st.text(15, plot.FontBold, st.th.Foreground)
+	ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignBottom
+	// The tallest bar's label stays inside the plot area, below the
+	// legend above it (a short plot, the desktop app's 980×448 picture):
+	// the axis reaches as high as the label needs.
+	if room := float64(plot.MeasureText("Xg", ts).Height()) + st.pxf(6); float64(ax.Plot.Dy()) > 2*room {
+		if _, yMax := ys.Domain(); top/(1-room/float64(ax.Plot.Dy())) > yMax {
+			hi := top / (1 - room/float64(ax.Plot.Dy()))
+			if ys, err = plot.NewLinear(0, math.Ceil(hi/10)*10); err != nil {
+				return err
+			}
+			if ax, err = st.axes(r, xs, ys, title, "", "SQNR (dB)", legend...); err != nil {
+				return err
+			}
+		}
 	}
 	ax.Draw(dst)
 	clampTop := func(v []float64) []float64 {
@@ -205,14 +232,20 @@ func (s *hadamardScene) drawSQNR(dst *image.RGBA, st style, r image.Rectangle) e
 	if err := ax.Bars(dst, []float64{0.19, 1.19}, clampTop(rot), 0.36, plot.BarStyle{Fill: plot.Blue}); err != nil {
 		return err
 	}
-	ts := st.text(15, plot.FontBold, st.th.Foreground)
-	ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignBottom
+	// The two bars of a group are 0.38 of a band apart: their labels
+	// drop the unit (the axis says dB) where they are wider than that.
+	pair := ax.Map(0.38, 0).X - ax.Map(0, 0).X
+	noUnit := func(v float64) string { return strings.TrimSuffix(dB(v), " dB") }
+	form := fitting(append(append([]float64{}, plain...), rot...), ts, pair-st.pxf(6), dB, noUnit)
 	for i := range groups {
 		for k, v := range []float64{plain[i], rot[i]} {
+			if form == nil {
+				break
+			}
 			x := float64(i) - 0.19 + 0.38*float64(k)
 			y := math.Max(0, math.Min(v, top*1.2))
 			p := ax.Map(x, y)
-			ax.DrawText(dst, dB(v), p.X, p.Y-st.pxf(4), ts)
+			ax.DrawText(dst, form(v), p.X, p.Y-st.pxf(4), ts)
 		}
 	}
 	_, err = ax.Legend(dst, plot.TopRight, legend)
@@ -266,4 +299,22 @@ func (s *hadamardScene) drawErrors(dst *image.RGBA, st style, r image.Rectangle)
 	ax.DrawText(dst, "zero error is not drawn on the log axis", float64(ax.Plot.Min.X+st.px(6)), float64(ax.Plot.Max.Y-st.px(4)), ts)
 	_, err = ax.Legend(dst, plot.TopRight, legend)
 	return err
+}
+
+// fitting returns the first of forms in which every value of vs is at
+// most width pixels wide in style ts, or nil when none is.
+func fitting(vs []float64, ts plot.TextStyle, width float64, forms ...func(float64) string) func(float64) string {
+	for _, f := range forms {
+		fits := true
+		for _, v := range vs {
+			if float64(plot.MeasureText(f(v), ts).Width) > width {
+				fits = false
+				break
+			}
+		}
+		if fits {
+			return f
+		}
+	}
+	return nil
 }
