@@ -156,15 +156,28 @@ func (s *stochasticScene) drawLine(dst *image.RGBA, st style, r image.Rectangle,
 		rows[0].note = ""
 	}
 	zone := lineY + st.pxf(14)
-	rh := (top - zone) / float64(len(rows))
-	left, right := ax.X.Map(res.lower), ax.X.Map(res.upper)
-	if res.step == 0 {
-		left, right = px, px
-	}
 	name := st.text(13, plot.FontRegular, color.RGBA{})
 	name.Align, name.VAlign = plot.AlignRight, plot.AlignMiddle
 	note := name
 	note.Align = plot.AlignLeft
+	// Rows closer than a line of their labels (a short plot: the desktop
+	// app's picture) leave out the rules not chosen, then their labels.
+	lineH := float64(plot.MeasureText("Xg", name).Height())
+	if (top-zone)/float64(len(rows)) < lineH {
+		kept := rows[:0:0]
+		for _, row := range rows {
+			if !row.faint {
+				kept = append(kept, row)
+			}
+		}
+		rows = kept
+	}
+	rh := (top - zone) / float64(len(rows))
+	labels := rh >= lineH
+	left, right := ax.X.Map(res.lower), ax.X.Map(res.upper)
+	if res.step == 0 {
+		left, right = px, px
+	}
 	for i, row := range rows {
 		y := zone + (float64(i)+0.5)*rh
 		c, fg := row.color, st.th.Foreground
@@ -181,20 +194,31 @@ func (s *stochasticScene) drawLine(dst *image.RGBA, st style, r image.Rectangle,
 		end := left + row.p*(right-left)
 		plot.FillRect(clip, image.Rect(int(math.Round(left)), int(math.Round(y-bh/2)), int(math.Round(math.Max(end, left+1))), int(math.Round(y+bh/2))), c)
 		name.Color, note.Color = fg, fg
-		if !row.faint && i > 0 && i < 3 {
+		if !row.faint && i > 0 && row.what == "P(up)" { // the chosen rule
 			name.Font = plot.FontBold
 		} else {
 			name.Font = plot.FontRegular
 		}
-		text := row.what + " " + short(row.p)
-		if row.note != "" {
-			text += " · " + row.note
+		if !labels {
+			continue
 		}
+		text := row.what + " " + short(row.p)
 		if st.stacked {
+			// Across the plot, without the note where that is too wide
+			// (a phone: "measured, N = 1000: frequency 0.743 · 743 up").
 			ls := note
 			ls.VAlign = plot.AlignBottom
-			plot.DrawText(clip, row.name+": "+text, x0+st.pxf(4), y-bh/2-st.pxf(2), ls)
+			full := row.name + ": " + text
+			if row.note != "" && float64(plot.MeasureText(full+" · "+row.note, ls).Width) <= x1-x0-st.pxf(8) {
+				full += " · " + row.note
+			}
+			if float64(plot.MeasureText(full, ls).Width) <= x1-x0-st.pxf(8) {
+				plot.DrawText(clip, full, x0+st.pxf(4), y-bh/2-st.pxf(2), ls)
+			}
 			continue
+		}
+		if row.note != "" {
+			text += " · " + row.note
 		}
 		nx := math.Max(right, px) + st.pxf(8)
 		if nx+float64(plot.MeasureText(text, note).Width) > x1 {
