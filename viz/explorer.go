@@ -362,7 +362,10 @@ func (s *explorer) layout(st style, body image.Rectangle) explorerLayout {
 	L.gridCols = gc
 	lab := st.px(46)
 	head := st.px(52)
-	legend := st.px(58)
+	// The key under the grid takes the rows it wraps to (two on a phone
+	// for a format with infinities), and the gap above it.
+	entries, ls := s.gridLegend(st)
+	legend := max(st.px(58), plot.MeasureInlineLegend(L.right.Dx()-st.px(8), entries, ls, &st.th).Y+st.px(12)+st.px(4))
 	cw := min((L.right.Dx()-lab)/gc, (L.right.Dy()-head-legend)/gr)
 	gx := L.right.Min.X + lab + (L.right.Dx()-lab-cw*gc)/2
 	gy := L.right.Min.Y + head

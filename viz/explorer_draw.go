@@ -122,7 +122,16 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) int {
 	if math.IsNaN(float64(ci.Value)) || math.IsInf(float64(ci.Value), 0) {
 		lines[1] = "no ULP: not a finite number"
 	}
-	y = textLines(dst, x, vb.Max.Y+st.px(8), fitParts(lines, st.body(), r.Dx()), st.body(), st.px(6))
+	// Only the lines that fit above the number line (a code with no
+	// neighbour below needs one more on the desktop app's shortest
+	// picture): the rest are left out, not drawn over its title.
+	parts := fitParts(lines, st.body(), r.Dx())
+	lh := plot.MeasureText("Xg", st.body()).Height() + st.px(6)
+	if room := max(0, (r.Max.Y-vb.Max.Y-st.px(8)+st.px(6))/lh); len(parts) > room {
+		s.note(dst, len(parts)-room)
+		parts = parts[:room]
+	}
+	y = textLines(dst, x, vb.Max.Y+st.px(8), parts, st.body(), st.px(6))
 	ex := s.explain
 	if ex == nil {
 		// Before anything is typed, the top edge shows rounding and
@@ -208,7 +217,7 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) int {
 // left out for want of room.
 func (s *explorer) note(dst *image.RGBA, dropped int) {
 	if dst != nil {
-		s.dropped = dropped
+		s.dropped += dropped
 	}
 }
 
@@ -342,7 +351,6 @@ func (s *explorer) drawGrid(dst *image.RGBA, st style, L explorerLayout) {
 		r := L.grid[row*gc]
 		plot.DrawText(dst, fmt.Sprintf("0x%02X", row*gc), float64(r.Min.X-st.px(6)), float64(r.Min.Y+r.Max.Y)/2, lab)
 	}
-	counts := map[fp8.Class]int{}
 	gap := max(1, st.px(2))
 	// Values go inside the cells only when every one of them fits.
 	vs := st.text(13, plot.FontRegular, color.RGBA{})
@@ -356,7 +364,6 @@ func (s *explorer) drawGrid(dst *image.RGBA, st style, L explorerLayout) {
 	}
 	for c := 0; c < nc; c++ {
 		ci, _ := s.f.Describe(uint8(c))
-		counts[ci.Class]++
 		r := L.grid[c]
 		inner := image.Rect(r.Min.X+gap/2, r.Min.Y+gap/2, r.Max.X-(gap+1)/2, r.Max.Y-(gap+1)/2)
 		plot.FillRect(dst, inner, classColors[ci.Class])
@@ -372,14 +379,25 @@ func (s *explorer) drawGrid(dst *image.RGBA, st style, L explorerLayout) {
 	o := max(2, st.px(3))
 	plot.StrokeRect(dst, plot.Inset(sel, -o), o, st.th.Foreground)
 	plot.StrokeRect(dst, sel, 1, plot.Hex(0xffffff))
+	entries, ls := s.gridLegend(st)
+	plot.DrawInlineLegend(dst, L.right.Min.X+st.px(8), area.Max.Y+st.px(12), L.right.Dx()-st.px(8), entries, ls, &st.th)
+}
+
+// gridLegend returns the code grid's key (each class with its count of
+// codes) and its text style: the layout measures it, drawGrid draws it.
+func (s *explorer) gridLegend(st style) ([]plot.LegendEntry, plot.TextStyle) {
+	counts := map[fp8.Class]int{}
+	for c := 0; c < s.f.NumCodes(); c++ {
+		ci, _ := s.f.Describe(uint8(c))
+		counts[ci.Class]++
+	}
 	var entries []plot.LegendEntry
 	for _, cl := range []fp8.Class{fp8.ClassZero, fp8.ClassSubnormal, fp8.ClassNormal, fp8.ClassMax, fp8.ClassInf, fp8.ClassNaN} {
 		if counts[cl] > 0 {
 			entries = append(entries, plot.LegendEntry{Label: fmt.Sprintf("%s %d", className(cl), counts[cl]), Color: classColors[cl], Kind: plot.LegendSwatch})
 		}
 	}
-	ls := st.text(15, plot.FontRegular, color.RGBA{})
-	plot.DrawInlineLegend(dst, L.right.Min.X+st.px(8), area.Max.Y+st.px(12), L.right.Dx()-st.px(8), entries, ls, &st.th)
+	return entries, st.text(15, plot.FontRegular, color.RGBA{})
 }
 
 // className is a class's name as the legend shows it.
