@@ -347,7 +347,14 @@ func (s *explorer) drawGrid(dst *image.RGBA, st style, L explorerLayout) {
 		plot.DrawText(dst, fmt.Sprintf(format, k), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y-st.px(4)), lab)
 	}
 	lab.Align, lab.VAlign = plot.AlignRight, plot.AlignMiddle
-	for row := 0; row < nc/gc; row++ {
+	// Row labels ("0x00", "0x10", …) need their letters' height and a
+	// gap per row; shorter rows (the desktop app's shortest picture)
+	// label every other row.
+	rowStride := 1
+	if first.Dy() < plot.MeasureText("0x", lab).Cap+st.px(5) {
+		rowStride = 2
+	}
+	for row := 0; row < nc/gc; row += rowStride {
 		r := L.grid[row*gc]
 		plot.DrawText(dst, fmt.Sprintf("0x%02X", row*gc), float64(r.Min.X-st.px(6)), float64(r.Min.Y+r.Max.Y)/2, lab)
 	}

@@ -195,7 +195,7 @@ func TestExplorerStripLabelsApart(t *testing.T) {
 				}
 			}
 			assert.Greater(t, len(cols), 4, "%dx%d %v: column labels", sz.w, sz.h, set)
-			assert.Empty(t, textOverlaps(cols), "%dx%d %v: column labels", sz.w, sz.h, set)
+			assert.Empty(t, plot.TextOverlaps(cols), "%dx%d %v: column labels", sz.w, sz.h, set)
 			strip := sc.(*explorer).last.line
 			require.False(t, strip.Empty(), "%dx%d: no number line", sz.w, sz.h)
 			var in []plot.TextBox
@@ -210,7 +210,7 @@ func TestExplorerStripLabelsApart(t *testing.T) {
 			if sz.w > MinWidth { // the smallest layout has no room for the strip: its box says it all
 				assert.NotEmpty(t, in, "%dx%d %v: no text on the strip", sz.w, sz.h, set)
 			}
-			assert.Empty(t, textOverlaps(in), "%dx%d %v", sz.w, sz.h, set)
+			assert.Empty(t, plot.TextOverlaps(in), "%dx%d %v", sz.w, sz.h, set)
 		}
 	}
 	assert.GreaterOrEqual(t, zoneLabels, 2*len(settings), "zone labels drawn")

@@ -321,9 +321,17 @@ func DrawText(dst *image.RGBA, s string, x, y float64, st TextStyle) image.Recta
 	if dst == nil || !box.Overlaps(dst.Bounds()) {
 		return box
 	}
-	noteText(dst, s, normalizedSize(st.Size), box)
-	src := image.NewUniform(st.color())
 	baseline := top + e.Ascent
+	noteText(dst, s, normalizedSize(st.Size), box, func() image.Rectangle {
+		var ink image.Rectangle
+		cf.layout(s, func(g glyphImage, gx int) {
+			if g.mask != nil {
+				ink = ink.Union(g.mask.Rect.Add(image.Pt(left+gx, baseline)))
+			}
+		})
+		return ink
+	})
+	src := image.NewUniform(st.color())
 	cf.layout(s, func(g glyphImage, gx int) {
 		if g.mask == nil {
 			return
@@ -356,7 +364,7 @@ func DrawTextRotated(dst *image.RGBA, s string, x, y float64, st TextStyle) imag
 	if dst == nil || w == 0 || h == 0 || !box.Overlaps(dst.Bounds()) {
 		return box
 	}
-	noteText(dst, s, normalizedSize(st.Size), box)
+	noteText(dst, s, normalizedSize(st.Size), box, func() image.Rectangle { return box })
 	flat := image.NewAlpha(image.Rect(0, 0, w, h))
 	opaque := image.Opaque
 	cf.layout(s, func(g glyphImage, gx int) {

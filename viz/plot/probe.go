@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"strings"
@@ -34,8 +35,31 @@ type textProbe struct {
 type TextBox struct {
 	Text string
 	Box  image.Rectangle
+	// Ink bounds the pixels the glyphs cover, inside Box: a line box is
+	// as tall as the font's ascent and descent, which text without
+	// descenders or accents ("0x7E") leaves partly empty. Rotated text
+	// gets its whole box.
+	Ink  image.Rectangle
 	Clip image.Rectangle
 	Size float64
+}
+
+// TextOverlaps describes the texts of boxes that are cut by the edge of
+// the image they were drawn into, and the pairs whose boxes overlap, one
+// line each; none when the texts stand apart.
+func TextOverlaps(boxes []TextBox) []string {
+	var out []string
+	for i, a := range boxes {
+		if a.Clipped() {
+			out = append(out, fmt.Sprintf("%q %v cut by %v", a.Text, a.Box, a.Clip))
+		}
+		for _, b := range boxes[i+1:] {
+			if a.Box.Overlaps(b.Box) {
+				out = append(out, fmt.Sprintf("%q %v and %q %v", a.Text, a.Box, b.Text, b.Box))
+			}
+		}
+	}
+	return out
 }
 
 // Clipped reports whether part of the text's box lies outside the image it
@@ -99,7 +123,7 @@ func probe(key *uint8, record bool, draw func()) *textProbe {
 
 // noteText tells the probe of dst, if any, that s was drawn at size in
 // box.
-func noteText(dst *image.RGBA, s string, size float64, box image.Rectangle) {
+func noteText(dst *image.RGBA, s string, size float64, box image.Rectangle, ink func() image.Rectangle) {
 	if probesCount.Load() == 0 || strings.TrimSpace(s) == "" {
 		return
 	}
@@ -113,7 +137,7 @@ func noteText(dst *image.RGBA, s string, size float64, box image.Rectangle) {
 		p.smallest, p.text = size, s
 	}
 	if p.record {
-		p.boxes = append(p.boxes, TextBox{Text: s, Box: box, Clip: dst.Bounds(), Size: size})
+		p.boxes = append(p.boxes, TextBox{Text: s, Box: box, Ink: ink(), Clip: dst.Bounds(), Size: size})
 	}
 	p.mu.Unlock()
 }

@@ -71,3 +71,31 @@ func TestDrawTitleBarWraps(t *testing.T) {
 	thumb := image.NewRGBA(image.Rect(0, 0, 340, 200))
 	assert.Less(t, DrawTitleBar(thumb, thumb.Rect, title, sub, &small).Min.Y, 30)
 }
+
+// RecordText gives each text its ink inside its line box: hex digits
+// leave the descent empty, a "g" reaches into it. TextOverlaps reports
+// the line boxes of two labels 16 px apart in 14-px type (19 px tall) and
+// a text cut by the picture's edge.
+func TestRecordTextInkAndOverlaps(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 200, 100))
+	ts := TextStyle{Size: 14, Font: FontMono, VAlign: AlignMiddle}
+	boxes := RecordText(img, func() {
+		DrawText(img, "0x00", 10, 20, ts)
+		DrawText(img, "0x10", 10, 36, ts)
+		DrawText(img, "gap", 100, 20, ts)
+		DrawText(img, "cut", 190, 60, ts)
+	})
+	require.Len(t, boxes, 4)
+	for _, b := range boxes {
+		assert.True(t, b.Ink.In(b.Box), "%q ink %v in %v", b.Text, b.Ink, b.Box)
+	}
+	e := MeasureText("0x00", ts)
+	assert.Less(t, boxes[0].Ink.Max.Y, boxes[0].Box.Max.Y-e.Descent/2, "digits leave the descent empty")
+	assert.Greater(t, boxes[2].Ink.Max.Y, boxes[2].Box.Max.Y-e.Descent, "g reaches into it")
+	assert.False(t, boxes[0].Ink.Overlaps(boxes[1].Ink), "the digits' ink stands apart")
+	got := TextOverlaps(boxes)
+	require.Len(t, got, 2, "%q", got)
+	assert.Contains(t, got[0], `"0x00"`)
+	assert.Contains(t, got[0], `"0x10"`)
+	assert.Contains(t, got[1], `"cut"`)
+}
