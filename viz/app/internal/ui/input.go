@@ -156,7 +156,7 @@ func (g *Shell) pressPanel(p image.Point) bool {
 		return false
 	}
 	for i, w := range L.widgets {
-		if !p.In(w.row) {
+		if !p.In(w.row) || !L.shown(w) {
 			continue
 		}
 		if g.editing && g.focus != i {
@@ -222,14 +222,14 @@ func (g *Shell) wheelAt(x, y int, dy float64) bool {
 		dir = -1
 	}
 	for _, w := range L.widgets {
-		if p.In(w.row) && w.p.Kind != viz.ParamText && w.p.Kind != viz.ParamBool {
+		if p.In(w.row) && L.shown(w) && w.p.Kind != viz.ParamText && w.p.Kind != viz.ParamBool {
 			if v, ok := stepValue(w, dir); ok {
 				return g.setParam(w.p.Name, v) == nil
 			}
 			return false
 		}
 	}
-	maxScroll := max(0, L.content-(L.help.Min.Y-L.rect.Min.Y))
+	maxScroll := max(0, L.content-L.view.Dy())
 	g.scroll = min(max(g.scroll-int(dy*30), 0), maxScroll)
 	return true
 }
@@ -394,7 +394,7 @@ func (g *Shell) reveal(i int) {
 		return
 	}
 	row := L.widgets[i].row
-	top, bottom := L.rect.Min.Y, L.help.Min.Y
+	top, bottom := L.view.Min.Y, L.view.Max.Y
 	switch {
 	case row.Min.Y < top:
 		g.scroll -= top - row.Min.Y

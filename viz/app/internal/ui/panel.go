@@ -49,8 +49,19 @@ type panelLayout struct {
 	rect    image.Rectangle
 	widgets []widget
 	help    image.Rectangle // where the focused parameter's help goes
-	content int             // height of the widgets, for scrolling
+	// view is where widgets show: above the help, and above the line of
+	// the scroll cue when they do not all fit. Only whole widgets show.
+	view    image.Rectangle
+	content int // height of the widgets, for scrolling
 }
+
+// cueStyle is the style of the panel's scroll cue.
+func cueStyle() plot.TextStyle {
+	return plot.TextStyle{Size: 13, Color: accent, Align: plot.AlignRight, VAlign: plot.AlignBottom}
+}
+
+// shown reports whether widget w shows whole in the panel's view.
+func (L panelLayout) shown(w widget) bool { return w.row.In(L.view) }
 
 func labelStyle() plot.TextStyle {
 	return plot.TextStyle{Font: plot.FontBold, Size: textSize, Color: textColor}
@@ -101,6 +112,11 @@ func layoutPanel(r image.Rectangle, params []viz.Param, values map[string]string
 	L.content = y + scroll - r.Min.Y
 	helpH := 4*lh + 2*panelPad
 	L.help = image.Rect(r.Min.X, r.Max.Y-helpH, r.Max.X, r.Max.Y)
+	L.view = image.Rect(r.Min.X, r.Min.Y, r.Max.X, L.help.Min.Y)
+	if L.content > L.view.Dy() {
+		// The cue gets a line of its own under the widgets.
+		L.view.Max.Y -= plot.MeasureText("Xg", cueStyle()).Height() + 4
+	}
 	return L
 }
 
@@ -182,14 +198,26 @@ type panelState struct {
 func drawPanel(dst *image.RGBA, L panelLayout, ps panelState) {
 	plot.FillRect(dst, L.rect, panelBG)
 	plot.VLine(dst, L.rect.Max.X-1, L.rect.Min.Y, L.rect.Max.Y-1, panelRule)
-	body := image.Rect(L.rect.Min.X, L.rect.Min.Y, L.rect.Max.X, L.help.Min.Y)
-	clip, _ := dst.SubImage(body).(*image.RGBA)
+	clip, _ := dst.SubImage(L.view).(*image.RGBA)
+	below, above := false, false
 	for i, w := range L.widgets {
-		drawWidget(clip, w, ps, i == ps.focus)
+		if L.shown(w) {
+			drawWidget(clip, w, ps, i == ps.focus)
+			continue
+		}
+		below = below || w.row.Max.Y > L.view.Max.Y
+		above = above || w.row.Min.Y < L.view.Min.Y
 	}
-	if n := len(L.widgets); n > 0 && L.widgets[n-1].row.Max.Y > body.Max.Y {
-		ts := plot.TextStyle{Size: 13, Color: accent, Align: plot.AlignRight, VAlign: plot.AlignBottom}
-		plot.DrawText(clip, "more below ↓ (scroll or ↑↓)", float64(body.Max.X-panelPad), float64(body.Max.Y-2), ts)
+	cue := ""
+	switch {
+	case below:
+		cue = "more below ↓ (scroll or ↑↓)"
+	case above:
+		cue = "more above ↑ (scroll or ↑↓)"
+	}
+	if cue != "" {
+		strip, _ := dst.SubImage(image.Rect(L.rect.Min.X, L.view.Max.Y, L.rect.Max.X, L.help.Min.Y)).(*image.RGBA)
+		plot.DrawText(strip, cue, float64(L.rect.Max.X-panelPad), float64(L.help.Min.Y-2), cueStyle())
 	}
 	drawHelp(dst, L, ps)
 }
@@ -280,6 +308,9 @@ func drawWidget(dst *image.RGBA, w widget, ps panelState, focused bool) {
 		if text == "" {
 			ts.Color, text = mutedColor, "click to type"
 		}
+		// A value wider than the box shows its start and "…" (while
+		// typing, its end, where the cursor is), never cut letters.
+		text = elide(text, r.Dx()-16, ts, focused && ps.editing)
 		clip, _ := dst.SubImage(r.Inset(3)).(*image.RGBA)
 		plot.DrawText(clip, text, float64(r.Min.X+8), float64(r.Min.Y+r.Max.Y)/2, ts)
 	}
@@ -319,6 +350,25 @@ func drawHelp(dst *image.RGBA, L panelLayout, ps panelState) {
 	for i, l := range kl {
 		plot.DrawText(dst, l, float64(x), float64(r.Max.Y-8-(len(kl)-1-i)*(kh+2)), keys)
 	}
+}
+
+// elide shortens text to at most width pixels in style ts with "…" in
+// place of what it leaves out: its end, or its start when keepEnd.
+func elide(text string, width int, ts plot.TextStyle, keepEnd bool) string {
+	rs := []rune(text)
+	for s := text; len(rs) > 0; {
+		if plot.MeasureText(s, ts).Width <= width {
+			return s
+		}
+		if keepEnd {
+			rs = rs[1:]
+			s = "…" + string(rs)
+		} else {
+			rs = rs[:len(rs)-1]
+			s = string(rs) + "…"
+		}
+	}
+	return ""
 }
 
 // wrapText breaks s into lines no wider than width.

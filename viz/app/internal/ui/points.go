@@ -21,7 +21,6 @@ func (g *Shell) ControlPoint(name string) (image.Point, bool) {
 		return image.Point{}, false
 	}
 	L := g.layout()
-	body := image.Rect(L.rect.Min.X, L.rect.Min.Y, L.rect.Max.X, L.help.Min.Y)
 	for _, w := range L.widgets {
 		if w.p.Name != name {
 			continue
@@ -49,7 +48,7 @@ func (g *Shell) ControlPoint(name string) (image.Point, bool) {
 		default:
 			pt = center(w.box)
 		}
-		return pt, pt.In(body)
+		return pt, L.shown(w) && pt.In(L.view) // only whole controls show, and take clicks
 	}
 	return image.Point{}, false
 }
