@@ -29,9 +29,9 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	// The table takes a third of the column, or more where its rows (the
-	// columns' titles and a row per picture) need more than that to stay
-	// a line apart (the desktop app's 980×444 picture).
+	// The table takes 1 part in 3.3 of the column, or more where its rows
+	// (the columns' titles and a row per picture) need more to stay a
+	// line apart (the desktop app's 980×444 picture).
 	avail := float64(cols[0].Dy() - st.px(12))
 	tableH := math.Max(avail/3.3, float64((1+ditherScored)*plot.MeasureText("Xg", st.text(15, plot.FontBold, color.RGBA{})).Height()))
 	left, err := plot.SplitRows(cols[0], st.px(12), math.Max(avail-tableH, 1), tableH)
