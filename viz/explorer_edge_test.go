@@ -162,9 +162,9 @@ func TestExplorerStripLabelsApart(t *testing.T) {
 		d    Display
 	}{
 		{MinWidth, MinHeight, Display{}},
-		{992, 540, Display{PixelRatio: 1}},   // the 1024×768 page's canvas
-		{1430, 920, Display{PixelRatio: 1}},  // the 1920×1080 page's
-		{1086, 3474, Display{PixelRatio: 3}}, // a 390×844 phone's, 362×1158 CSS px
+		{991, 541, Display{PixelRatio: 1}},   // the 1024×768 page's canvas (as textSizes)
+		{1428, 920, Display{PixelRatio: 1}},  // the 1920×1080 page's
+		{1071, 3456, Display{PixelRatio: 3}}, // a 390×844 phone's, 357×1152 CSS px
 		{1280, 720, Display{}},               // the desktop window
 		{980, 447, Display{PixelRatio: 1}},   // the desktop app's picture beside its panel
 	}
