@@ -1,7 +1,6 @@
 package viz
 
 import (
-	"fmt"
 	"image"
 	"regexp"
 	"testing"
@@ -69,27 +68,13 @@ func TestTextApart(t *testing.T) {
 // gridRowLabel matches the explorer grid's row labels.
 var gridRowLabel = regexp.MustCompile(`^0x[0-9A-F]{2}$`)
 
-// textApart is plot.TextOverlaps but for two row labels of the explorer's
-// code grid (right-aligned in one column): hex digits have no descenders
-// and no accents, so their line boxes (19 px for 14-px type) may be
-// taller than the grid's rows (16 px in the desktop app) while the
-// letters themselves (the cap height, 10 px) stand apart. Those must
-// keep a clear pixel between their ink.
+// textApart is plot.TextOverlaps with two row labels of the explorer's
+// code grid (right-aligned in one column) compared by their ink: hex
+// digits have no descenders and no accents, so their line boxes (19 px
+// for 14-px type) may be taller than the grid's rows (16 px in the
+// desktop app) while the letters themselves (13 px) stand apart.
 func textApart(boxes []plot.TextBox) []string {
-	var out []string
-	for i, a := range boxes {
-		if a.Clipped() {
-			out = append(out, fmt.Sprintf("%q %v cut by %v", a.Text, a.Box, a.Clip))
-		}
-		for _, b := range boxes[i+1:] {
-			rows := gridRowLabel.MatchString(a.Text) && gridRowLabel.MatchString(b.Text) && a.Box.Max.X == b.Box.Max.X
-			switch {
-			case rows && a.Ink.Inset(-1).Overlaps(b.Ink):
-				out = append(out, fmt.Sprintf("%q ink %v and %q ink %v", a.Text, a.Ink, b.Text, b.Ink))
-			case !rows && a.Box.Overlaps(b.Box):
-				out = append(out, fmt.Sprintf("%q %v and %q %v", a.Text, a.Box, b.Text, b.Box))
-			}
-		}
-	}
-	return out
+	return plot.TextOverlaps(boxes, func(a, b plot.TextBox) bool {
+		return gridRowLabel.MatchString(a.Text) && gridRowLabel.MatchString(b.Text) && a.Box.Max.X == b.Box.Max.X
+	})
 }

@@ -98,4 +98,11 @@ func TestRecordTextInkAndOverlaps(t *testing.T) {
 	assert.Contains(t, got[0], `"0x00"`)
 	assert.Contains(t, got[0], `"0x10"`)
 	assert.Contains(t, got[1], `"cut"`)
+	// Compared by their ink the two labels stand apart; ink right under
+	// "0x00", with no clear pixel between, would not.
+	both := func(a, b TextBox) bool { return true }
+	assert.Empty(t, TextOverlaps(boxes[:2], both))
+	near := boxes[2]
+	near.Ink = boxes[0].Ink.Add(image.Pt(0, boxes[0].Ink.Dy()))
+	assert.Len(t, TextOverlaps([]TextBox{boxes[0], near}, both), 1)
 }

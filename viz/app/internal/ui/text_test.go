@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,4 +58,43 @@ func TestAppTextApart(t *testing.T) {
 	}
 	assert.Greater(t, checked, 1000, "texts checked")
 	assert.Positive(t, hidden, "some panel scrolls, so the cue is checked")
+}
+
+// The scene's picture in the app's default 1280×800 window: 980 px wide
+// beside the panel, as tall as the explanation under it leaves (from 426
+// to 574 px at the defaults), so each scene at each of its choices gets
+// its own size. No text overlaps another or is cut; the explorer grid's
+// row labels are compared by their ink, as in viz's TestTextApart.
+func TestAppPictureTextApart(t *testing.T) {
+	const w, h = 1280, 800
+	rowLabel := regexp.MustCompile(`^0x[0-9A-F]{2}$`)
+	rows := func(a, b plot.TextBox) bool {
+		return rowLabel.MatchString(a.Text) && rowLabel.MatchString(b.Text) && a.Box.Max.X == b.Box.Max.X
+	}
+	sizes := map[int]bool{}
+	for _, name := range viz.Names() {
+		g, err := New(name, Options{})
+		require.NoError(t, err)
+		g.Snapshot(w, h)
+		for _, p := range g.Scene().Params() {
+			for _, o := range append([]string{p.Default}, p.Options...) {
+				if g.SetParam(p.Name, o) != nil {
+					continue // an option that cannot be chosen now
+				}
+				g.sceneSig = ""
+				scene := plot.RecordText(g.sceneRGBA, func() { g.Snapshot(w, h) })
+				pic := g.pictureRect().Size()
+				sizes[pic.Y] = true
+				var inPicture []plot.TextBox
+				for _, b := range scene {
+					if b.Box.Min.Y < pic.Y {
+						inPicture = append(inPicture, b)
+					}
+				}
+				assert.Empty(t, plot.TextOverlaps(inPicture, rows), "%s %s=%s at %v", name, p.Name, o, pic)
+				require.NoError(t, g.SetParam(p.Name, p.Default))
+			}
+		}
+	}
+	assert.Greater(t, len(sizes), 5, "picture heights")
 }
