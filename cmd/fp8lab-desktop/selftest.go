@@ -157,6 +157,13 @@ func (t *selftest) Update() error {
 			// Live training on the scene's own goroutine: the frames
 			// must keep coming while it trains.
 			t.version, t.since, t.slowest = version(t.g.Scene()), int64(t.frame), 0
+			// The control click above may have switched the scene to its
+			// shipped runs, which trains nothing: go back to live runs.
+			if _, err := t.g.Param("runs"); err == nil {
+				if err := t.g.SetParam("runs", "live"); err != nil {
+					t.failf("%s: back to live runs: %v", name, err)
+				}
+			}
 			if err := t.g.SetParam("train", "true"); err != nil {
 				t.failf("%s: starting the training: %v", name, err)
 			}
