@@ -110,7 +110,7 @@ func layoutPanel(r image.Rectangle, params []viz.Param, values map[string]string
 		L.widgets = append(L.widgets, w)
 	}
 	L.content = y + scroll - r.Min.Y
-	helpH := 4*lh + 2*panelPad
+	helpH := helpHeight(r, params, lh)
 	L.help = image.Rect(r.Min.X, r.Max.Y-helpH, r.Max.X, r.Max.Y)
 	L.view = image.Rect(r.Min.X, r.Min.Y, r.Max.X, L.help.Min.Y)
 	if L.content > L.view.Dy() {
@@ -316,13 +316,36 @@ func drawWidget(dst *image.RGBA, w widget, ps panelState, focused bool) {
 	}
 }
 
+// helpStyle is the style of the focused parameter's help.
+func helpStyle() plot.TextStyle {
+	return plot.TextStyle{Font: plot.FontRegular, Size: 14, Color: mutedColor, VAlign: plot.AlignTop}
+}
+
+// helpHeight is the height of the help box in panel r: room for the
+// longest help of params and the two lines of keys, at most 45% of the
+// panel (a longer help ends in "…"), and never less than two lines of
+// help (4 label lines, lh each, with the padding).
+func helpHeight(r image.Rectangle, params []viz.Param, lh int) int {
+	ts := helpStyle()
+	hl := plot.MeasureText("Xg", ts).Height()
+	lines := 0
+	for _, p := range params {
+		lines = max(lines, len(wrapText(p.Help, r.Dx()-2*panelPad, ts)))
+	}
+	keys := 2 * (plot.MeasureText("Xg", plot.TextStyle{Font: plot.FontRegular, Size: 13}).Height() + 2)
+	// drawHelp starts 10 px down, stops two line heights above the foot
+	// and puts the keys 8 px above it.
+	need := 10 + lines*(hl+2) + 2*hl + keys + 8
+	return max(4*lh+2*panelPad, min(need, r.Dy()*45/100))
+}
+
 // drawHelp writes the focused parameter's help (or the last error) and the
 // keyboard shortcuts at the bottom of the panel.
 func drawHelp(dst *image.RGBA, L panelLayout, ps panelState) {
 	r := L.help
 	plot.FillRect(dst, r, panelBG)
 	plot.HLine(dst, r.Min.X, r.Max.X-2, r.Min.Y, panelRule)
-	ts := plot.TextStyle{Font: plot.FontRegular, Size: 14, Color: mutedColor, VAlign: plot.AlignTop}
+	ts := helpStyle()
 	x, y := r.Min.X+panelPad, r.Min.Y+10
 	width := r.Dx() - 2*panelPad
 	var lines []string
@@ -337,10 +360,16 @@ func drawHelp(dst *image.RGBA, L panelLayout, ps panelState) {
 	}
 	keys := plot.TextStyle{Font: plot.FontRegular, Size: 13, Color: mutedColor, VAlign: plot.AlignBottom}
 	lh := plot.MeasureText("Xg", ts).Height()
-	for _, l := range lines {
-		if y+2*lh > r.Max.Y-2*lh {
-			break
-		}
+	// A help longer than the box shows the lines that fit, the last ending
+	// in "…", so that a cut sentence never looks whole.
+	fit := 0
+	for yy := y; fit < len(lines) && yy+2*lh <= r.Max.Y-2*lh; yy += lh + 2 {
+		fit++
+	}
+	if fit < len(lines) && fit > 0 {
+		lines = append(lines[:fit-1:fit-1], elide(lines[fit-1]+" …", width, ts, false))
+	}
+	for _, l := range lines[:fit] {
 		plot.DrawText(dst, l, float64(x), float64(y), ts)
 		y += lh + 2
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -97,4 +98,46 @@ func TestAppPictureTextApart(t *testing.T) {
 		}
 	}
 	assert.Greater(t, len(sizes), 5, "picture heights")
+}
+
+// A focused control's help is drawn whole, or its last drawn line ends in
+// "…": a help cut at the box's foot must not read as a whole sentence.
+func TestHelpNeverCutSilently(t *testing.T) {
+	const w, h = 1280, 800
+	whole, marked := 0, 0
+	for _, name := range viz.Names() {
+		g, err := New(name, Options{})
+		require.NoError(t, err)
+		g.Snapshot(w, h)
+		for i := range g.layout().widgets {
+			require.True(t, g.Key(KeyDown))
+			g.panelSig = ""
+			var drawn []plot.TextBox
+			panel := plot.RecordText(g.panelRGBA, func() { g.Snapshot(w, h) })
+			L := g.layout()
+			for _, b := range panel {
+				if b.Box.Min.Y >= L.help.Min.Y && b.Size == 14 {
+					drawn = append(drawn, b)
+				}
+			}
+			help := L.widgets[g.focus].p.Help
+			if help == "" {
+				continue
+			}
+			var words []string
+			for _, b := range drawn {
+				words = append(words, strings.Fields(b.Text)...)
+			}
+			switch {
+			case strings.Join(words, " ") == strings.Join(strings.Fields(help), " "):
+				whole++
+			case len(drawn) > 0 && strings.HasSuffix(drawn[len(drawn)-1].Text, "…"):
+				marked++
+			default:
+				t.Errorf("%s, control %d: help %q drawn as %q, cut without a mark", name, i, help, words)
+			}
+		}
+	}
+	assert.Positive(t, whole, "helps drawn whole")
+	t.Logf("%d helps drawn whole, %d cut with a mark", whole, marked)
 }
