@@ -124,9 +124,10 @@ func naiveGemm(c, a, b []float32, M, K, N int) {
 }
 
 // BenchmarkGemm compares gonum's Sgemm with the naive loop on the
-// reference configuration's MLP shape (1024 tokens, 64 → 256).
+// reference configuration's MLP shape (a step's tokens, 64 → 256).
 func BenchmarkGemm(b *testing.B) {
-	M, K, N := 1024, 64, 256
+	ref := Reference()
+	M, K, N := ref.TokensPerStep(), ref.Width, 4*ref.Width
 	a, bb, c := gemmOperands(M, K, N)
 	for _, impl := range []string{"gonum", "naive"} {
 		b.Run(fmt.Sprintf("%s/%dx%dx%d", impl, M, K, N), func(b *testing.B) {

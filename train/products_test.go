@@ -19,5 +19,7 @@ func TestLinearProductsCountAStepsFLOPs(t *testing.T) {
 		assert.Equal(t, 6*(12*C*C*L+C*Vocab)*BT, flops, cfg.Name)
 	}
 	r := Reference().LinearProducts()
-	assert.Equal(t, ProductShape{Layer: "fc", Pass: "wgrad", M: 64, K: 1024, N: 256, Count: 4}, r[8])
+	// The MLP input layer's weight gradient: 64×256 weights, contracted over
+	// the step's 8 sequences × 64 bytes, once per block.
+	assert.Equal(t, ProductShape{Layer: "fc", Pass: "wgrad", M: 64, K: 512, N: 256, Count: 4}, r[8])
 }
