@@ -209,14 +209,10 @@ func (a *Axes) labelBox(dst *image.RGBA, s string, groups ...[]labelAt) image.Re
 					continue
 				}
 				inside = true
-				if a.occ().count(box.Inset(-2)) > 0 {
+				if !a.labelFree(box) {
 					continue
 				}
-				a.labels = append(a.labels, box)
-				a.occ().mark(box.Inset(-2), occLabel)
-				FillRect(dst, box.Inset(-2), a.Theme.LegendFill)
-				c.draw(dst, s, k)
-				notifyLegend(LegendPlacement{Kind: PlacedLabel, Plot: a.Plot, Box: box, Axes: a, canvas: a.canvas})
+				a.takeLabel(dst, box, s, func(dst *image.RGBA) { c.draw(dst, s, k) })
 				return box
 			}
 			if !inside {
@@ -224,7 +220,67 @@ func (a *Axes) labelBox(dst *image.RGBA, s string, groups ...[]labelAt) image.Re
 			}
 		}
 	}
-	notifyLegend(LegendPlacement{Kind: PlacedLabel, Plot: a.Plot, Omitted: true, Axes: a, canvas: a.canvas})
+	notifyLegend(LegendPlacement{Kind: PlacedLabel, Plot: a.Plot, Omitted: true, Axes: a, Text: s, canvas: a.canvas})
+	return image.Rectangle{}
+}
+
+// labelFree reports whether a label's box lies in the plot area with a
+// free border of 2 pixels: no data, no other label.
+func (a *Axes) labelFree(box image.Rectangle) bool {
+	return box.In(a.Plot) && a.occ().count(box.Inset(-2)) == 0
+}
+
+// takeLabel records box as the label s, paints its translucent background
+// and the text (draw), and reports the placement.
+func (a *Axes) takeLabel(dst *image.RGBA, box image.Rectangle, s string, draw func(*image.RGBA)) {
+	a.labels = append(a.labels, box)
+	a.occ().mark(box.Inset(-2), occLabel)
+	FillRect(dst, box.Inset(-2), a.Theme.LegendFill)
+	draw(dst)
+	notifyLegend(LegendPlacement{Kind: PlacedLabel, Plot: a.Plot, Box: box, Axes: a, Text: s, canvas: a.canvas})
+}
+
+// Note writes s, a remark about the whole chart, inside the plot area like
+// a marker's label: where it covers no data and no label drawn since Draw,
+// over the labels' translucent background, as near the given corner as a
+// free place is (the rows nearest to it first, and in a row the place
+// nearest to it). A note with no free place is left out rather than hide
+// data, and the box returned is empty. A zero colour means the theme's
+// foreground; the corner sets st's alignment.
+func (a *Axes) Note(dst *image.RGBA, s string, corner Corner, st TextStyle) image.Rectangle {
+	if st.Color == (color.RGBA{}) {
+		st.Color = a.Theme.Foreground
+	}
+	st.Align, st.VAlign = AlignLeft, AlignTop
+	// Measured once at the plot's top-left corner, then moved.
+	box0 := DrawText(nil, s, float64(a.Plot.Min.X), float64(a.Plot.Min.Y), st)
+	off := box0.Min.Sub(a.Plot.Min) // the glyphs' offset from the anchor
+	m := metricsFor(&a.Theme).margin
+	step := max(1, int(a.labelStep(st)))
+	x0, x1 := a.Plot.Min.X+m, a.Plot.Max.X-m-box0.Dx()
+	y0, y1 := a.Plot.Min.Y+m, a.Plot.Max.Y-m-box0.Dy()
+	right := corner == TopRight || corner == BottomRight
+	bottom := corner == BottomLeft || corner == BottomRight
+	for j := 0; y0+j*step <= y1; j++ {
+		y := y0 + j*step
+		if bottom {
+			y = y1 - j*step
+		}
+		for i := 0; x0+i*step <= x1; i++ {
+			x := x0 + i*step
+			if right {
+				x = x1 - i*step
+			}
+			box := box0.Add(image.Pt(x, y).Sub(box0.Min))
+			if !a.labelFree(box) {
+				continue
+			}
+			at := image.Pt(x, y).Sub(off)
+			a.takeLabel(a.Clip(dst), box, s, func(dst *image.RGBA) { DrawText(dst, s, float64(at.X), float64(at.Y), st) })
+			return box
+		}
+	}
+	notifyLegend(LegendPlacement{Kind: PlacedLabel, Plot: a.Plot, Omitted: true, Axes: a, Text: s, canvas: a.canvas})
 	return image.Rectangle{}
 }
 

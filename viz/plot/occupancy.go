@@ -159,7 +159,8 @@ const (
 	// above or its margin.
 	PlacedLegend PlacementKind = iota
 	// PlacedLabel: the label of a marker or band (VMarker, HMarker, VBand,
-	// HBand), placed in the plot area where it covers no data.
+	// HBand) or a note (Note), placed in the plot area where it covers no
+	// data.
 	PlacedLabel
 	// PlacedBeside: a legend drawn with DrawLegend or DrawInlineLegend,
 	// beside the plots; see On for the axes of the same picture.
@@ -178,7 +179,10 @@ type LegendPlacement struct {
 	// Axes holds the legend or label; nil for PlacedBeside. Once the
 	// picture is drawn, Axes.CoveredData(Box) says whether data drawn
 	// after the label hides under it.
-	Axes   *Axes
+	Axes *Axes
+	// Text is a label's or note's text (empty for a legend), so that a
+	// test can find the placement of one it cares about.
+	Text   string
 	canvas *uint8
 }
 

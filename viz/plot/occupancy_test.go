@@ -168,3 +168,45 @@ func TestMarkerLabelKeepsOffData(t *testing.T) {
 	require.Len(t, seen, 3)
 	assert.True(t, seen[2].Omitted)
 }
+
+// A note goes to the free place nearest its corner: past a bar in that
+// corner, below a bar across the top, and nowhere when bars fill the plot.
+func TestNoteKeepsOffData(t *testing.T) {
+	var seen []LegendPlacement
+	stop := ObserveLegends(func(p LegendPlacement) { seen = append(seen, p) })
+	defer stop()
+	ax, img := newTestAxes(t, image.Rect(0, 0, 400, 300), linear(t, 0, 10), linear(t, 0, 10), AxesOptions{})
+	const note = "outlier ÷ √16 = 4"
+	// The top-left corner itself is free.
+	ax.Draw(img)
+	box := ax.Note(img, note, TopLeft, TextStyle{Size: 14})
+	m := metricsFor(&ax.Theme).margin
+	assert.Equal(t, ax.Plot.Min.Add(image.Pt(m, m)), box.Min)
+	// A full-height bar in the top-left corner: the note goes right of it,
+	// at the top.
+	ax.Draw(img)
+	require.NoError(t, ax.Bars(img, []float64{1}, []float64{10}, 2, BarStyle{}))
+	box = ax.Note(img, note, TopLeft, TextStyle{Size: 14})
+	require.False(t, box.Empty())
+	assert.Greater(t, box.Min.X, int(ax.X.Map(2)), "right of the bar")
+	assert.Equal(t, ax.Plot.Min.Y+m, box.Min.Y, "as high as it can")
+	assert.Zero(t, ax.CoveredData(box.Inset(-2)))
+	// Bars across the whole width up to 7: the note goes above them, and
+	// its border stays off them.
+	ax.Draw(img)
+	require.NoError(t, ax.Bars(img, []float64{5}, []float64{7}, 10, BarStyle{}))
+	box = ax.Note(img, note, BottomRight, TextStyle{Size: 14})
+	require.False(t, box.Empty())
+	assert.LessOrEqual(t, box.Max.Y+2, int(ax.Y.Map(7)), "above the bars")
+	assert.Zero(t, ax.CoveredData(box.Inset(-2)))
+	// Bars fill the plot: the note is left out and reported so.
+	ax.Draw(img)
+	require.NoError(t, ax.Bars(img, []float64{5}, []float64{10}, 10, BarStyle{}))
+	assert.True(t, ax.Note(img, note, TopLeft, TextStyle{Size: 14}).Empty())
+	require.Len(t, seen, 4)
+	for i, p := range seen {
+		assert.Equal(t, PlacedLabel, p.Kind)
+		assert.Equal(t, note, p.Text)
+		assert.Equal(t, i == 3, p.Omitted, "placement %d", i)
+	}
+}
