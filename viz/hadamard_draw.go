@@ -155,6 +155,20 @@ func (s *hadamardScene) drawHist(dst *image.RGBA, st style, r image.Rectangle, h
 	if err != nil {
 		return err
 	}
+	if note != "" {
+		// The count axis reaches high enough for a free strip above the
+		// tallest bar, where the note goes.
+		lo, hi := ys.Domain()
+		l1 := noteDecades(math.Log10(lo), math.Log10(hi), math.Log10(top), ax.Plot.Dy(), noteRoom(st, st.body()), false)
+		if l1 != math.Log10(hi) {
+			if ys, err = plot.NewLog10(lo, math.Pow(10, l1)); err != nil {
+				return err
+			}
+			if ax, err = st.axes(r, xs, ys, title, "value", "count"); err != nil {
+				return err
+			}
+		}
+	}
 	ax.Draw(dst)
 	if err := ax.Histogram(dst, h.edges, h.counts, plot.BarStyle{Fill: plot.Blue}); err != nil {
 		return err
@@ -163,11 +177,9 @@ func (s *hadamardScene) drawHist(dst *image.RGBA, st style, r image.Rectangle, h
 	ax.VMarker(dst, -h.amax, "", mk)
 	ax.VMarker(dst, h.amax, "", mk)
 	if note != "" {
-		// Recorded on the axes (Axes.DrawText), so that amax's label,
-		// placed next, keeps off it.
-		ts := st.body()
-		ts.VAlign = plot.AlignTop
-		ax.DrawText(dst, note, float64(ax.Plot.Min.X+st.px(10)), float64(ax.Plot.Min.Y+st.px(8)), ts)
+		// Placed like a label, off the bars (left out where they leave no
+		// room), before amax's label, which keeps off it.
+		ax.Note(dst, note, plot.TopLeft, st.body())
 	}
 	ax.VMarkerLabel(dst, h.amax, "amax "+short(h.amax), mk)
 	return nil
@@ -275,7 +287,8 @@ func (s *hadamardScene) drawErrors(dst *image.RGBA, st style, r image.Rectangle)
 	if err != nil {
 		return err
 	}
-	ys, err := plot.NewLog10(math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)+1.2)))
+	l0, l1 := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi)+1.2)
+	ys, err := plot.NewLog10(math.Pow(10, l0), math.Pow(10, l1))
 	if err != nil {
 		return err
 	}
@@ -283,9 +296,20 @@ func (s *hadamardScene) drawErrors(dst *image.RGBA, st style, r image.Rectangle)
 		{Label: "quantized directly", Color: plot.Vermillion, Width: st.pxf(2)},
 		{Label: "with rotation", Color: plot.Blue, Width: st.pxf(2)},
 	}
-	ax, err := st.axes(r, xs, ys, fmt.Sprintf("Error of each element (row 0, first %d)", n), "element", "|error|", legend...)
+	title := fmt.Sprintf("Error of each element (row 0, first %d)", n)
+	ax, err := st.axes(r, xs, ys, title, "element", "|error|", legend...)
 	if err != nil {
 		return err
+	}
+	// The error axis reaches low enough for a free strip below the
+	// deepest dip, where the note goes.
+	if b := noteDecades(l1, l0, math.Log10(lo), ax.Plot.Dy(), noteRoom(st, st.muted()), true); b != l0 {
+		if ys, err = plot.NewLog10(math.Pow(10, b), math.Pow(10, l1)); err != nil {
+			return err
+		}
+		if ax, err = st.axes(r, xs, ys, title, "element", "|error|", legend...); err != nil {
+			return err
+		}
 	}
 	ax.Draw(dst)
 	if err := ax.Line(dst, xsd, pe, plot.LineStyle{Color: plot.Vermillion, Width: st.pxf(1.2)}); err != nil {
@@ -294,11 +318,35 @@ func (s *hadamardScene) drawErrors(dst *image.RGBA, st style, r image.Rectangle)
 	if err := ax.Line(dst, xsd, re, plot.LineStyle{Color: plot.Blue, Width: st.pxf(1.2)}); err != nil {
 		return err
 	}
-	ts := st.muted()
-	ts.VAlign = plot.AlignBottom
-	ax.DrawText(dst, "zero error is not drawn on the log axis", float64(ax.Plot.Min.X+st.px(6)), float64(ax.Plot.Max.Y-st.px(4)), ts)
+	ax.Note(dst, "zero error is not drawn on the log axis", plot.BottomLeft, st.muted())
 	_, err = ax.Legend(dst, plot.TopRight, legend)
 	return err
+}
+
+// noteRoom is the height of the strip a note in text style ts needs
+// inside a plot: its line, the margin Axes.Note keeps from the plot's edge
+// and the free border of a label.
+func noteRoom(st style, ts plot.TextStyle) int {
+	return plot.MeasureText("Xg", ts).Height() + st.px(8) + 4
+}
+
+// noteDecades returns the end of a log axis (log10) widened, if need be,
+// so that data reaching d (log10) from the other end leaves a strip of
+// room pixels of the plot's h free for a note: far is the other end (as
+// log10), near the end to widen, d the data's extreme towards it. The end
+// moves by whole decades, for its ticks; a plot less than twice as tall as
+// the strip keeps its axis. bottom says the end is the axis's low one.
+func noteDecades(far, near, d float64, h, room int, bottom bool) float64 {
+	if h < 2*room {
+		return near
+	}
+	f := float64(room) / float64(h)
+	// The data take the fraction 1-f of the span from far: far + (d-far)/(1-f).
+	need := far + (d-far)/(1-f)
+	if bottom {
+		return math.Min(near, math.Floor(need))
+	}
+	return math.Max(near, math.Ceil(need))
 }
 
 // fitting returns the first of forms in which every value of vs is at

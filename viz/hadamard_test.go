@@ -1,15 +1,19 @@
 package viz
 
 import (
+	"fmt"
+	"image"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/scaling"
+	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 func TestHadamardSpreadsTheOutlier(t *testing.T) {
@@ -164,4 +168,60 @@ func TestHadamardLoadsTensor(t *testing.T) {
 	assert.Empty(t, s.Facts()["crop"])
 	require.NoError(t, s.Set("tensor", "loaded"))
 	assert.Equal(t, f["crop"], s.Facts()["crop"])
+}
+
+// The note under the rotated histogram ("outlier ÷ √N = …") and the error
+// chart's note are placed like labels (plot.Axes.Note): at every size the
+// brief of issue 13 named, the desktop app's 980×417 picture included,
+// each covers no bar or curve, even one drawn after it; where the plot is
+// tall enough for the strip its axis reserves, it is drawn.
+func TestHadamardNotesCoverNoData(t *testing.T) {
+	var mu sync.Mutex
+	var placed []plot.LegendPlacement
+	stop := plot.ObserveLegends(func(p plot.LegendPlacement) {
+		mu.Lock()
+		placed = append(placed, p)
+		mu.Unlock()
+	})
+	defer stop()
+	sizes := []image.Point{{480, 270}, {1280, 720}, {991, 541}, {1428, 920}, {1071, 3456}, {980, 417}}
+	for _, set := range []map[string]string{nil, {"block": "256"}, {"outlier": "20", "format": "E4M3FN"}, {"n": "256", "rows": "64", "outliers": "8"}} {
+		for _, sz := range sizes {
+			s, err := New("hadamard")
+			require.NoError(t, err)
+			require.NoError(t, SetAll(s, set))
+			mu.Lock()
+			placed = placed[:0]
+			mu.Unlock()
+			img := image.NewRGBA(image.Rect(0, 0, sz.X, sz.Y))
+			require.NoError(t, RenderFor(s, img, Display{}))
+			h := s.(*hadamardScene)
+			want := fmt.Sprintf("outlier ÷ √%d = ", h.block)
+			const errNote = "zero error is not drawn on the log axis"
+			notes := map[string]plot.LegendPlacement{} // by which note
+			mu.Lock()
+			for _, p := range placed {
+				switch {
+				case strings.HasPrefix(p.Text, want):
+					notes["histogram"] = p
+				case p.Text == errNote:
+					notes["errors"] = p
+				}
+			}
+			mu.Unlock()
+			at := fmt.Sprintf("%v at %v", set, sz)
+			require.Contains(t, notes, "histogram", "%s: the histogram's note is not placed as a label", at)
+			for k, p := range notes {
+				if p.Omitted {
+					assert.False(t, sz.X >= 1280 && sz.Y >= 720, "%s: the %s note left out at a size with room for it", at, k)
+					continue
+				}
+				assert.Zero(t, p.Covered, "%s: the %s note covers data when placed", at, k)
+				assert.Zero(t, p.Axes.CoveredData(p.Box.Inset(-2)), "%s: the %s note covers data once drawn", at, k)
+			}
+			if sz.X >= 1280 && sz.Y >= 720 {
+				assert.Contains(t, notes, "errors", "%s: the error chart and its note", at)
+			}
+		}
+	}
 }
