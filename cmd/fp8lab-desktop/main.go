@@ -69,7 +69,7 @@ func run(args []string) int {
 	ebiten.SetWindowTitle("fp8lab — FP8 by running it")
 	ebiten.SetWindowSize(o.Width, o.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
-	ebiten.SetWindowSizeLimits(640, 400, -1, -1)
+	ebiten.SetWindowSizeLimits(app.MinWindowWidth, app.MinWindowHeight, -1, -1)
 	if o.Selftest != "" {
 		return runSelftest(g, o.Selftest, o.Frames)
 	}

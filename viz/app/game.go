@@ -43,6 +43,14 @@ type Options struct {
 	Background bool
 }
 
+// The smallest window a host should allow (ebiten.SetWindowSizeLimits),
+// in logical pixels: the shell lays its tabs and panel out for every size
+// from it up.
+const (
+	MinWindowWidth  = ui.MinWindowWidth
+	MinWindowHeight = ui.MinWindowHeight
+)
+
 // Game is an ebiten.Game showing one scene at a time. Besides the
 // ebiten.Game methods it has those of the display-independent shell, all
 // safe to call from other goroutines while ebiten runs it:

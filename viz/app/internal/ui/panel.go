@@ -19,6 +19,13 @@ const (
 	textSize   = 15
 )
 
+// The smallest window the desktop app allows, in logical pixels: the tab
+// bar and the panel are laid out for every size from it up.
+const (
+	MinWindowWidth  = 640
+	MinWindowHeight = 400
+)
+
 // Colours of the controls.
 var (
 	panelBG     = plot.Hex(0xf3f4f6)
@@ -403,23 +410,91 @@ func elide(text string, width int, ts plot.TextStyle, keepEnd bool) string {
 // wrapText breaks s into lines no wider than width.
 func wrapText(s string, width int, ts plot.TextStyle) []string { return plot.WrapText(s, width, ts) }
 
-// tabRects lays the scene tabs across the top bar of width w.
+// Tab bar layout, in logical pixels.
+const (
+	tabEdge   = 8  // the bar's margin left and right
+	tabGap    = 4  // between two tabs
+	tabPadMax = 28 // around a tab's text, where the bar has room
+	tabPadMin = 12 // around a tab's text, where it has not
+	tabMinCut = 3  // the fewest letters of a name a cut label keeps
+)
+
+// tabRects lays the scene tabs across the top bar of width w, with the
+// labels tabLabels chose for that width.
 func tabRects(names []string, w int) []image.Rectangle {
-	ts := labelStyle()
-	out := make([]image.Rectangle, len(names))
-	x := 8
-	for i, n := range names {
-		tw := plot.MeasureText(tabLabel(i, n), ts).Width + 28
-		out[i] = image.Rect(x, 6, x+tw, TabHeight)
-		x += tw + 4
-	}
-	_ = w
+	_, out := tabLayout(names, w)
 	return out
 }
 
-// tabLabel is "1 Explorer".
-func tabLabel(i int, name string) string {
-	return strconv.Itoa(i+1) + "  " + strings.ToUpper(name[:1]) + name[1:]
+// tabLayout chooses the tabs' labels and lays them out across a bar w
+// pixels wide: the first that fits of the whole names ("1  Explorer")
+// with wide padding, then with narrow, then names cut to as many letters
+// as fit ("1 Explo…"), then the digits alone; where even those do not
+// fit, the tabs share the width evenly, each still as wide as its digit.
+func tabLayout(names []string, w int) ([]string, []image.Rectangle) {
+	ts := labelStyle()
+	lay := func(labels []string, pad int) ([]image.Rectangle, bool) {
+		out := make([]image.Rectangle, len(labels))
+		x := tabEdge
+		for i, l := range labels {
+			tw := plot.MeasureText(l, ts).Width + pad
+			out[i] = image.Rect(x, 6, x+tw, TabHeight)
+			x += tw + tabGap
+		}
+		return out, x-tabGap+tabEdge <= w
+	}
+	cut := func(k int) []string {
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = tabLabel(i, n, k)
+		}
+		return out
+	}
+	longest := 0
+	for _, n := range names {
+		longest = max(longest, len([]rune(n)))
+	}
+	full := cut(longest)
+	for _, pad := range []int{tabPadMax, tabPadMin} {
+		if r, ok := lay(full, pad); ok {
+			return full, r
+		}
+	}
+	for k := longest - 1; k >= tabMinCut; k-- {
+		labels := cut(k)
+		if r, ok := lay(labels, tabPadMin); ok {
+			return labels, r
+		}
+	}
+	digits := cut(0)
+	if r, ok := lay(digits, tabPadMin); ok {
+		return digits, r
+	}
+	// Even tabs across the bar, none narrower than its digit.
+	out := make([]image.Rectangle, len(names))
+	each := max(1, (w-2*tabEdge-tabGap*(len(names)-1))/max(1, len(names)))
+	x := tabEdge
+	for i, l := range digits {
+		tw := max(each, plot.MeasureText(l, ts).Width+2)
+		out[i] = image.Rect(x, 6, x+tw, TabHeight)
+		x += tw + tabGap
+	}
+	return digits, out
+}
+
+// tabLabel is "1  Explorer": the tab's digit key and the scene's name, or
+// "1 Exp…", the name cut to its first k letters, when longer, or the digit
+// alone for k 0.
+func tabLabel(i int, name string, k int) string {
+	d := strconv.Itoa(i + 1)
+	if k <= 0 || name == "" {
+		return d
+	}
+	rs := []rune(strings.ToUpper(name[:1]) + name[1:])
+	if len(rs) > k {
+		return d + " " + string(rs[:k]) + "…" // one space: every pixel counts
+	}
+	return d + "  " + string(rs)
 }
 
 // drawTabs paints the tab bar into dst (bounds 0,0..w,TabHeight).
@@ -429,7 +504,8 @@ func drawTabs(dst *image.RGBA, names []string, current string) {
 	plot.HLine(dst, b.Min.X, b.Max.X-1, b.Max.Y-1, panelRule)
 	ts := labelStyle()
 	ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignMiddle
-	for i, r := range tabRects(names, b.Dx()) {
+	labels, rects := tabLayout(names, b.Dx())
+	for i, r := range rects {
 		bg, fg := plot.Hex(0xd5d9df), textColor
 		if names[i] == current {
 			bg = plot.Hex(0xffffff)
@@ -439,7 +515,7 @@ func drawTabs(dst *image.RGBA, names []string, current string) {
 			plot.FillRect(dst, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+3), accent)
 		}
 		ts.Color = fg
-		plot.DrawText(dst, tabLabel(i, names[i]), float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2+1, ts)
+		plot.DrawText(dst, labels[i], float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2+1, ts)
 	}
 }
 
