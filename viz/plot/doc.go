@@ -21,8 +21,9 @@
 //     legend.go: an [Axes] helper that draws the frame, grid, ticks and
 //     labels, and the plot types drawn inside it and beside it.
 //   - occupancy.go: the pixels of the plot area that hold data, recorded by
-//     every mark an [Axes] draws, so that [Axes.Legend] hides none of them
-//     (declared legends go in a strip above the plot, see AxesOptions).
+//     every mark an [Axes] draws, so that [Axes.Legend], the labels of
+//     markers and bands and [Axes.Note] hide none of them (declared legends
+//     go in a strip above the plot, see AxesOptions).
 //   - layout.go: splitting a canvas into panels.
 //
 // Clipping works through sub-images: every primitive draws only inside
