@@ -225,7 +225,10 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 		return nil
 	}
 	// The legends stand in a column right of the plots, where they cover
-	// no data, as wide as their longest label (measured off screen).
+	// no data, as wide as their longest label (measured off screen). Where
+	// that column would leave the plots less than half the width (a phone)
+	// each legend goes in a strip above its plot instead, and the plots
+	// take the whole width.
 	th := st.th
 	dash := []float64{st.pxf(5), st.pxf(4)}
 	legends := [][]plot.LegendEntry{{
@@ -246,6 +249,11 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 		legW = max(legW, box.Dx()+2*(body.Max.X-box.Max.X))
 	}
 	plots := image.Rect(body.Min.X, body.Min.Y, body.Max.X-legW, body.Max.Y)
+	strips := 2*plots.Dx() < body.Dx()
+	keys := [][]plot.LegendEntry{nil, nil, nil} // the legend each axes leaves a strip for
+	if strips {
+		plots, keys[0], keys[1] = body, legends[0], legends[1]
+	}
 	rows, err := plot.SplitRows(plots, st.px(10), 1.25, 1, 1)
 	if err != nil {
 		return err
@@ -291,6 +299,11 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 	// Short pictures drop the plot titles and keep the axis labels.
 	titles := []string{"Largest and smallest |x| of each step, and the window the scale lets through",
 		"Scale: delayed (from history) and current (from this step)", "SQNR of each step"}
+	if strips {
+		// The legends above the plots name the curves: the titles need not,
+		// and keep to two lines at a phone's width.
+		titles[0], titles[1] = "|x| of each step and the scale's window", "Scale: delayed and current"
+	}
 	xlabel := "training step"
 	if body.Dy() < st.px(480) {
 		titles, xlabel = []string{"", "", ""}, ""
@@ -300,13 +313,13 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 	}
 	axes, err := alignedAxes(rows,
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, yAmax, titles[0], "", "magnitude")
+			return st.axes(r, xs, yAmax, titles[0], "", "magnitude", keys[0]...)
 		},
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, yScale, titles[1], "", "scale")
+			return st.axes(r, xs, yScale, titles[1], "", "scale", keys[1]...)
 		},
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, ySQ, titles[2], xlabel, "SQNR (dB)")
+			return st.axes(r, xs, ySQ, titles[2], xlabel, "SQNR (dB)", keys[2]...)
 		})
 	if err != nil {
 		return err
@@ -361,6 +374,14 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 	}
 	if err := axes[2].Line(dst, x, sq, plot.LineStyle{Color: plot.Blue, Width: st.pxf(2)}); err != nil {
 		return err
+	}
+	if strips {
+		for i, l := range legends {
+			if _, err := axes[i].Legend(dst, plot.TopLeft, l); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	below := body.Min.Y // each legend starts beside its plot, below the one before
 	for i, l := range legends {

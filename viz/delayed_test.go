@@ -2,10 +2,13 @@ package viz
 
 import (
 	"fmt"
+	"image"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/viz/plot"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -112,4 +115,38 @@ func TestDelayedDamageCounted(t *testing.T) {
 	f := facts(s.Facts())
 	assert.Equal(t, 16, f.int("flush_steps_after_spike"), "the default spike flushes values in every step it stays in the history")
 	assert.Greater(t, f.int("spike_overflow"), 0)
+}
+
+// TestDelayedPhonePlotsFullWidth: on a phone (the scene page's 357×1152
+// CSS canvas at ×3, and at ×1) the legends stand in strips above their
+// plots instead of in a column beside them, so each plot area is at least
+// 60% of the canvas wide (it was about 60 of 357 CSS px), and no title
+// wraps to more than 3 lines (one took 7). Titles are counted as the texts
+// at the title size drawn above each plot area.
+func TestDelayedPhonePlotsFullWidth(t *testing.T) {
+	var axes []*plot.Axes
+	stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+	defer stop()
+	for _, r := range []float64{3, 1} {
+		s, err := New("delayed")
+		require.NoError(t, err)
+		axes = axes[:0]
+		img := image.NewRGBA(image.Rect(0, 0, int(357*r), int(1152*r)))
+		var rerr error
+		boxes := plot.RecordText(img, func() { rerr = RenderFor(s, img, Display{PixelRatio: r}) })
+		require.NoError(t, rerr)
+		require.Len(t, axes, 3, "the three charts")
+		for i, a := range axes {
+			assert.GreaterOrEqual(t, 10*a.Plot.Dx(), 6*img.Rect.Dx(), "×%g: plot %d is %v", r, i, a.Plot)
+			lines := 0
+			for _, b := range boxes {
+				if math.Abs(b.Size-a.Theme.TitleSize) < 0.1 && b.Box.In(a.Outer) && b.Box.Max.Y <= a.Plot.Min.Y {
+					lines++
+				}
+			}
+			assert.GreaterOrEqual(t, lines, 1, "×%g: plot %d has its title", r, i)
+			assert.LessOrEqual(t, lines, 3, "×%g: plot %d's title lines", r, i)
+		}
+		assert.True(t, axes[0].HasLegendStrip() && axes[1].HasLegendStrip(), "×%g: legends above the plots", r)
+	}
 }
