@@ -393,31 +393,61 @@ func psnrLegend(st style, short bool) []plot.LegendEntry {
 }
 
 // psnrAxes makes the axes of the PSNR chart in r and returns the legend
-// they leave room for.
+// they leave room for. Where the plot would be short, the title gives way
+// first: the y label and the legend say what the chart shows.
 func psnrAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, []plot.LegendEntry, error) {
-	return keyedAxes(st, r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)", psnrLegend)
+	return keyedAxes(st, r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)", psnrLegend, true)
 }
 
+// ditherMinPlot is the least height of a chart's plot area, as a fraction
+// of its width, that keyedAxes accepts before the chart's texts give way:
+// lower, a plot has room for one y tick (the 1024×768 page's canvas).
+const ditherMinPlot = 1.0 / 3
+
 // keyedAxes makes axes whose legend never goes missing: a chart without
-// its key cannot be read. Where the legend finds no strip above the plot
-// (the smallest pictures), it takes its short form, then an axis label
-// gives its room to it: the y label (its width lets the key's entries
-// pair up in rows), else the x label (its height), else both; the legend
-// names the curves and the ticks keep the scale (NewAxes already gives the
-// title up for it).
-func keyedAxes(st style, r image.Rectangle, xs, ys plot.Scale, title, xlabel, ylabel string, legend func(style, bool) []plot.LegendEntry) (*plot.Axes, []plot.LegendEntry, error) {
-	var ax *plot.Axes
-	var err error
-	for _, try := range []struct {
-		short  bool
-		xl, yl string
-	}{{false, xlabel, ylabel}, {true, xlabel, ylabel}, {true, xlabel, ""}, {true, "", ylabel}, {true, "", ""}} {
-		l := legend(st, try.short)
-		if ax, err = st.axes(r, xs, ys, title, try.xl, try.yl, l...); err != nil || ax.HasLegendStrip() {
-			return ax, l, err
+// its key cannot be read. It takes the first of these that leaves a strip
+// for the legend and a plot area at least ditherMinPlot as tall as wide:
+// the full legend, its short form, then the short form with the title
+// (spareTitle) or else the x label left out; where none is that tall, the
+// first of those with the tallest plot. Where the legend finds no strip above the plot
+// (the smallest pictures) an axis label gives its room to it: the y label
+// (its width lets the key's entries pair up in rows), else the x label
+// (its height), else both; the legend names the curves and the ticks keep
+// the scale (NewAxes already gives the title up for it).
+func keyedAxes(st style, r image.Rectangle, xs, ys plot.Scale, title, xlabel, ylabel string, legend func(style, bool) []plot.LegendEntry, spareTitle bool) (*plot.Axes, []plot.LegendEntry, error) {
+	type try struct {
+		short         bool
+		title, xl, yl string
+	}
+	spared := try{true, title, "", ylabel}
+	if spareTitle {
+		spared = try{true, "", xlabel, ylabel}
+	}
+	var first *plot.Axes // the tallest so far
+	var firstL []plot.LegendEntry
+	for _, t := range []try{{false, title, xlabel, ylabel}, {true, title, xlabel, ylabel}, spared,
+		{true, title, xlabel, ""}, {true, title, "", ylabel}, {true, title, "", ""}} {
+		l := legend(st, t.short)
+		ax, err := st.axes(r, xs, ys, t.title, t.xl, t.yl, l...)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ax.HasLegendStrip() {
+			continue
+		}
+		if float64(ax.Plot.Dy()) >= ditherMinPlot*float64(ax.Plot.Dx()) {
+			return ax, l, nil
+		}
+		if first == nil || ax.Plot.Dy() > first.Plot.Dy() {
+			first, firstL = ax, l
 		}
 	}
-	return ax, legend(st, true), err
+	if first != nil {
+		return first, firstL, nil
+	}
+	l := legend(st, true)
+	ax, err := st.axes(r, xs, ys, title, "", "", l...)
+	return ax, l, err
 }
 
 // tinyLegend lists the curves of the tiny-updates chart; short drops the
@@ -438,7 +468,7 @@ func tinyLegend(st style, short bool) []plot.LegendEntry {
 // legend they leave room for.
 func (s *ditherScene) tinyAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, []plot.LegendEntry, error) {
 	title := fmt.Sprintf("Tiny updates: w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format"))
-	return keyedAxes(st, r, xs, ys, title, "step", "w", tinyLegend)
+	return keyedAxes(st, r, xs, ys, title, "step", "w", tinyLegend, false)
 }
 
 // chartsHeight returns the height the two charts of a stacked picture need
