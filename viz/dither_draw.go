@@ -409,7 +409,8 @@ const ditherMinPlot = 1.0 / 3
 // for the legend and a plot area at least ditherMinPlot as tall as wide:
 // the full legend, its short form, then the short form with the title
 // (spareTitle) or else the x label left out; where none is that tall, the
-// first of those with the tallest plot. Where the legend finds no strip above the plot
+// one of these three with the tallest plot (the chart keeps the text it
+// cannot spare). Where the legend finds no strip above the plot
 // (the smallest pictures) an axis label gives its room to it: the y label
 // (its width lets the key's entries pair up in rows), else the x label
 // (its height), else both; the legend names the curves and the ticks keep
@@ -423,9 +424,9 @@ func keyedAxes(st style, r image.Rectangle, xs, ys plot.Scale, title, xlabel, yl
 	if spareTitle {
 		spared = try{true, "", xlabel, ylabel}
 	}
-	var first *plot.Axes // the tallest so far
+	var first *plot.Axes // the tallest of the first three so far, else the first
 	var firstL []plot.LegendEntry
-	for _, t := range []try{{false, title, xlabel, ylabel}, {true, title, xlabel, ylabel}, spared,
+	for i, t := range []try{{false, title, xlabel, ylabel}, {true, title, xlabel, ylabel}, spared,
 		{true, title, xlabel, ""}, {true, title, "", ylabel}, {true, title, "", ""}} {
 		l := legend(st, t.short)
 		ax, err := st.axes(r, xs, ys, t.title, t.xl, t.yl, l...)
@@ -438,7 +439,7 @@ func keyedAxes(st style, r image.Rectangle, xs, ys plot.Scale, title, xlabel, yl
 		if float64(ax.Plot.Dy()) >= ditherMinPlot*float64(ax.Plot.Dx()) {
 			return ax, l, nil
 		}
-		if first == nil || ax.Plot.Dy() > first.Plot.Dy() {
+		if first == nil || (i < 3 && ax.Plot.Dy() > first.Plot.Dy()) {
 			first, firstL = ax, l
 		}
 	}
