@@ -142,15 +142,22 @@ func (s *trainingScene) Facts() map[string]string {
 			f["gap_exceeds_spread"] = strconv.FormatBool(l2-lb > sp)
 		}
 	}
-	if st.inspect >= 0 {
-		c := st.curves[st.inspect]
-		_, _, worst, top, wu := operandTotals(c, s.ps.str("operand"))
-		f["inspect_recipe"] = c.recipe
-		if top != "" {
-			f["largest_amax_layer"], f["worst_underflow_layer"], f["worst_underflow"] = top, worst, shown(wu)
-		}
-	}
+	s.inspectFacts(f, st)
 	return f
+}
+
+// inspectFacts adds the facts of the recipe whose operand the maps show:
+// its name, and the layers with the largest amax and the most underflow.
+func (s *trainingScene) inspectFacts(f map[string]string, st trainingState) {
+	if st.inspect < 0 {
+		return
+	}
+	c := st.curves[st.inspect]
+	_, _, worst, top, wu := operandTotals(c, s.ps.str("operand"))
+	f["inspect_recipe"] = c.recipe
+	if top != "" {
+		f["largest_amax_layer"], f["worst_underflow_layer"], f["worst_underflow"] = top, worst, shown(wu)
+	}
 }
 
 // shown writes a number of a training run to the 4 significant digits the

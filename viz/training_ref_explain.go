@@ -64,14 +64,7 @@ func (s *trainingScene) refFacts(st trainingState) map[string]string {
 	}
 	b := st.curves[best]
 	f["lowest"], f["lowest_val"] = b.recipe, shown(b.val[len(b.val)-1].Loss)
-	if st.inspect >= 0 {
-		c := st.curves[st.inspect]
-		_, _, worst, top, wu := operandTotals(c, s.ps.str("operand"))
-		f["inspect_recipe"] = c.recipe
-		if top != "" {
-			f["largest_amax_layer"], f["worst_underflow_layer"], f["worst_underflow"] = top, worst, shown(wu)
-		}
-	}
+	s.inspectFacts(f, st)
 	return f
 }
 
