@@ -192,73 +192,54 @@ type LegendPlacement struct {
 // screen to measure it is none of theirs.
 func (p LegendPlacement) On(a *Axes) bool { return p.canvas != nil && p.canvas == a.canvas }
 
-var axesObservers struct {
+// observers is a registry of callbacks that tests install to watch what
+// Draw does: add returns the function that removes f again.
+type observers[T any] struct {
 	sync.Mutex
 	next int
-	fs   map[int]func(*Axes)
+	fs   map[int]func(T)
 }
+
+func (o *observers[T]) add(f func(T)) (stop func()) {
+	o.Lock()
+	defer o.Unlock()
+	if o.fs == nil {
+		o.fs = map[int]func(T){}
+	}
+	id := o.next
+	o.next++
+	o.fs[id] = f
+	return func() {
+		o.Lock()
+		defer o.Unlock()
+		delete(o.fs, id)
+	}
+}
+
+func (o *observers[T]) notify(v T) {
+	o.Lock()
+	defer o.Unlock()
+	for _, f := range o.fs {
+		f(v)
+	}
+}
+
+var (
+	axesObservers   observers[*Axes]
+	legendObservers observers[LegendPlacement]
+)
 
 // ObserveAxes calls f with every Axes that Draw starts a picture on until
 // the returned stop function is called: with ObserveLegends, tests check
 // once a picture is drawn that no legend beside the plots and no label
 // hides data.
-func ObserveAxes(f func(*Axes)) (stop func()) {
-	o := &axesObservers
-	o.Lock()
-	defer o.Unlock()
-	if o.fs == nil {
-		o.fs = map[int]func(*Axes){}
-	}
-	id := o.next
-	o.next++
-	o.fs[id] = f
-	return func() {
-		o.Lock()
-		defer o.Unlock()
-		delete(o.fs, id)
-	}
-}
+func ObserveAxes(f func(*Axes)) (stop func()) { return axesObservers.add(f) }
 
-func notifyAxes(a *Axes) {
-	o := &axesObservers
-	o.Lock()
-	defer o.Unlock()
-	for _, f := range o.fs {
-		f(a)
-	}
-}
-
-var legendObservers struct {
-	sync.Mutex
-	next int
-	fs   map[int]func(LegendPlacement)
-}
+func notifyAxes(a *Axes) { axesObservers.notify(a) }
 
 // ObserveLegends calls f with every placement of a legend or label (see
 // PlacementKind) until the returned stop function is called: tests of the
 // pictures built on this package check with it that none hides data.
-func ObserveLegends(f func(LegendPlacement)) (stop func()) {
-	o := &legendObservers
-	o.Lock()
-	defer o.Unlock()
-	if o.fs == nil {
-		o.fs = map[int]func(LegendPlacement){}
-	}
-	id := o.next
-	o.next++
-	o.fs[id] = f
-	return func() {
-		o.Lock()
-		defer o.Unlock()
-		delete(o.fs, id)
-	}
-}
+func ObserveLegends(f func(LegendPlacement)) (stop func()) { return legendObservers.add(f) }
 
-func notifyLegend(p LegendPlacement) {
-	o := &legendObservers
-	o.Lock()
-	defer o.Unlock()
-	for _, f := range o.fs {
-		f(p)
-	}
-}
+func notifyLegend(p LegendPlacement) { legendObservers.notify(p) }
