@@ -19,14 +19,7 @@ func (f *Format) encodeFast64(dst []uint8, src []float64, m Mode) (int, error) {
 	fc := &f.fast
 	ovf, ok := fc.overflowMag(m)
 	if !ok {
-		for i, x := range src {
-			c, _, err := f.encode(x, m, 0)
-			if err != nil {
-				return i, err
-			}
-			dst[i] = c
-		}
-		return -1, nil
+		return f.encodeEach(dst, src, m)
 	}
 	dst = dst[:len(src)]
 	for lo := 0; lo < len(src); lo += bulkBlock {

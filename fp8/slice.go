@@ -84,6 +84,13 @@ func (f *Format) encodeSlice64Serial(dst []uint8, src []float64, m Mode) (int, e
 	if f.fast.ok && m.Round != AwayFromZero {
 		return f.encodeFast64(dst, src, m)
 	}
+	return f.encodeEach(dst, src, m)
+}
+
+// encodeEach encodes src into dst one element at a time through the core
+// encoder, the path every bulk kernel falls back to. It returns the index
+// of a failing element, or -1.
+func (f *Format) encodeEach(dst []uint8, src []float64, m Mode) (int, error) {
 	for i, x := range src {
 		c, _, err := f.encode(x, m, 0)
 		if err != nil {
