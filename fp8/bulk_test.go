@@ -226,6 +226,35 @@ func TestPresetKernelConstants(t *testing.T) {
 	}
 }
 
+// The vector multiply gives the Go loop's float32 products bit for bit:
+// subnormal inputs and products (no flush to zero), overflow to ±Inf, NaN
+// inputs, every block length that is a multiple of 8 up to 64.
+func TestMulBlocksVec(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 8))
+	src := make([]float32, 4096)
+	for i := range src {
+		src[i] = math.Float32frombits(rng.Uint32())
+	}
+	for _, bc := range []int{8, 16, 24, 32, 64} {
+		scales := make([]float32, len(src)/bc)
+		for b := range scales {
+			scales[b] = []float32{1, 0x1p-100, 0x1p100, 3, 1e-30, 7.5e5, -2}[b%7]
+		}
+		src := src[:len(scales)*bc]
+		want, got := make([]float32, len(src)), make([]float32, len(src))
+		mulBlocksGo(want, src, scales, bc)
+		mulBlocksVec(got, src, scales, bc)
+		for i := range want {
+			w, g := math.Float32bits(want[i]), math.Float32bits(got[i])
+			if want[i] != want[i] { // NaN: any payload encodes to the format's NaN
+				require.True(t, got[i] != got[i], "bc=%d i=%d: %#x·%g", bc, i, math.Float32bits(src[i]), scales[i/bc])
+				continue
+			}
+			require.Equal(t, w, g, "bc=%d i=%d: %#x·%g", bc, i, math.Float32bits(src[i]), scales[i/bc])
+		}
+	}
+}
+
 // TestEncodeScaledSlice32 compares EncodeScaledSlice32 with the slice
 // encoder without a lookup table (EncodeSlice32's arithmetic kernels or the
 // core) on the float32 products, for every preset, rounding other than
@@ -242,7 +271,7 @@ func TestEncodeScaledSlice32(t *testing.T) {
 		for i := 0; i < tableMinLen/2; i++ { // long enough for the lookup tables
 			xs = append(xs, math.Float32frombits(rng.Uint32()), float32(rng.NormFloat64()*50))
 		}
-		for _, blockLen := range []int{1, 7, 16, 32, 128, 1023, 1024, 5000, len(xs)} {
+		for _, blockLen := range []int{1, 7, 8, 16, 32, 40, 128, 256, 264, 1023, 1024, 5000, len(xs)} {
 			scales := make([]float32, (len(xs)+blockLen-1)/blockLen)
 			for b := range scales {
 				scales[b] = []float32{1, 0.5, 3, 1e-3, 7.5e5, 0x1p-20}[b%6]

@@ -30,6 +30,10 @@ func (f *Format) EncodeScaledSlice32(dst []uint8, src, scales []float32, blockLe
 	// With a table, a call per block costs less than the arithmetic
 	// kernels even for MX's 32 (BENCHMARKS.md, issue 14, run F).
 	if t := f.table32For(m, len(src)); t != nil {
+		if haveVecMul {
+			encodeScaledTableVec(t, dst, src, scales, blockLen)
+			return nil
+		}
 		for b, lo := 0, 0; lo < len(src); b, lo = b+1, lo+blockLen {
 			hi := min(lo+blockLen, len(src))
 			encodeScaledTable32(t, dst[lo:hi], src[lo:hi], scales[b])
@@ -217,4 +221,54 @@ func nearestScaledBlocksE5M2(d []uint8, s, scales []float32, blockLen int) uint3
 		s, d = s[n:], d[n:]
 	}
 	return special
+}
+
+// scaledGroup is how many products encodeScaledTableVec forms at a time: a
+// 1 KiB buffer in L1, short enough that the loads of the next group
+// overlap the lookups of this one (a pass of 4096 products first, then
+// the lookups, cost 0.24 ns/value more than plain encode against 0.17 for
+// the multiply inside the lookup loop: the multiply pass is bound by
+// memory, the lookups by instructions, and they did not overlap).
+const scaledGroup = 256
+
+// encodeScaledTableVec is EncodeScaledSlice32's table loop with the
+// products formed eight at a time (mulBlocksVec) into a small buffer,
+// which encodeTable32 then reads: up to scaledGroup values of one block,
+// or as many whole blocks of a multiple of 8 values as fit. The products
+// are the same float32 products (IEEE single-precision multiply, rounded
+// to nearest even); what is left over (a block's last few values, blocks
+// whose length is not a multiple of 8) goes through encodeScaledTable32.
+func encodeScaledTableVec(t *codeTable, dst []uint8, src, scales []float32, blockLen int) {
+	var buf [scaledGroup]float32
+	for lo := 0; lo < len(src); {
+		b := lo / blockLen
+		end := min((b+1)*blockLen, len(src)) // of lo's block
+		var n int
+		if lo == b*blockLen && blockLen%8 == 0 && blockLen <= scaledGroup {
+			whole := min(scaledGroup/blockLen, (len(src)-lo)/blockLen)
+			n = whole * blockLen
+			if n > 0 {
+				mulBlocksVec(buf[:n], src[lo:lo+n], scales[b:b+whole], blockLen)
+			}
+		} else if n = min(scaledGroup, end-lo) &^ 7; n > 0 {
+			mulBlocksVec(buf[:n], src[lo:lo+n], scales[b:b+1], n)
+		}
+		if n == 0 {
+			encodeScaledTable32(t, dst[lo:end], src[lo:end], scales[b])
+			lo = end
+			continue
+		}
+		encodeTable32(t, dst[lo:lo+n], buf[:n])
+		lo += n
+	}
+}
+
+// mulBlocksGo is mulBlocksVec in Go.
+func mulBlocksGo(dst, src, scales []float32, bc int) {
+	for b, s := range scales {
+		d, x := dst[b*bc:(b+1)*bc], src[b*bc:(b+1)*bc]
+		for k := range x {
+			d[k] = x[k] * s
+		}
+	}
 }

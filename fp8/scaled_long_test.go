@@ -48,3 +48,38 @@ func TestExhaustiveScaledShortBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestExhaustiveMulBlocksVec compares the vector multiply of the scaled
+// table encoder with Go's float32 product on every float32 bit pattern
+// (long mode; every 61st chunk of 2^20 otherwise) in blocks of 8 and 32
+// with scales that overflow, reach the subnormals and change sign: the
+// same bits, or NaN for NaN.
+func TestExhaustiveMulBlocksVec(t *testing.T) {
+	const chunkBits = 20
+	step := 61
+	if testenv.Long() {
+		step = 1
+	}
+	src := make([]float32, 1<<chunkBits)
+	want, got := make([]float32, len(src)), make([]float32, len(src))
+	factors := []float32{1, 0.5, 3, 1e-3, 7.5e5, 0x1p-20, 0x1p-127, 0x1p100, -89.6}
+	for _, bc := range []int{8, 32} {
+		scales := make([]float32, len(src)/bc)
+		for b := range scales {
+			scales[b] = factors[b%len(factors)]
+		}
+		for c := 0; c < 1<<(32-chunkBits); c += step {
+			base := uint32(c) << chunkBits
+			for i := range src {
+				src[i] = math.Float32frombits(base + uint32(i))
+			}
+			mulBlocksGo(want, src, scales, bc)
+			mulBlocksVec(got, src, scales, bc)
+			for i := range want {
+				if math.Float32bits(want[i]) != math.Float32bits(got[i]) && !(want[i] != want[i] && got[i] != got[i]) {
+					t.Fatalf("block %d: %#x·%g = %#x, vector %#x", bc, base+uint32(i), scales[i/bc], math.Float32bits(want[i]), math.Float32bits(got[i]))
+				}
+			}
+		}
+	}
+}

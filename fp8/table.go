@@ -74,6 +74,20 @@ func (f *Format) table32For(m Mode, n int) *codeTable {
 	})
 }
 
+// PrepareEncode readies f to encode about n float32 values in mode m over
+// any number of calls. A format that encodes by table lookup builds the
+// table for m when n repays it, as one call of n values would: without the
+// hint, a caller encoding a large tensor in short pieces (a quantizer's
+// rows or chunks) would keep the slower arithmetic kernels. It changes no
+// result. An invalid or stochastic mode is ignored here; the encode calls
+// report it.
+func (f *Format) PrepareEncode(m Mode, n int) {
+	if f.check() != nil || m.Round == Stochastic || m.check() != nil {
+		return
+	}
+	f.table32For(m, n)
+}
+
 // table64For is table32For for float64 inputs (at most 3 mantissa bits).
 func (f *Format) table64For(m Mode, n int) *codeTable {
 	return f.tableFor(&f.tables.f64[m.Round][m.Overflow], n, func() (*codeTable, bool) {
