@@ -22,13 +22,27 @@ const (
 // absMaxBits returns the largest float32 bit pattern of |x| over s, 0 for an
 // empty slice. Non-negative float32 values order like their bit patterns,
 // and every NaN pattern is above +Inf's, so a result above f32InfBits means
-// s holds a NaN and one equal to it means s holds an infinity. It reads the
-// values as integers (no float register round trip), eight per iteration
-// into two independent maxima, without bounds checks. Two maxima rather
-// than four keep every value in a register (four spilled one maximum and
-// the length to the stack each iteration): 0.355 against 0.39 ns/value on
-// one core of BENCHMARKS.md's VM (issue 14, run G).
+// s holds a NaN and one equal to it means s holds an infinity. On amd64
+// with AVX2 the whole vectors go through an assembly loop (amax_amd64.s:
+// mask the sign, unsigned max, eight lanes at a time); absMaxBitsGo is the
+// portable loop and the reference the assembly is tested against.
 func absMaxBits(s []float32) uint32 {
+	n := 0
+	var m uint32
+	if useAVX2 {
+		n = len(s) &^ 7
+		m = absMaxBitsVec(s[:n])
+	}
+	return max(m, absMaxBitsGo(s[n:]))
+}
+
+// absMaxBitsGo is absMaxBits in Go. It reads the values as integers (no
+// float register round trip), eight per iteration into two independent
+// maxima, without bounds checks. Two maxima rather than four keep every
+// value in a register (four spilled one maximum and the length to the stack
+// each iteration): 0.355 against 0.39 ns/value on one core of
+// BENCHMARKS.md's VM (issue 14, run G).
+func absMaxBitsGo(s []float32) uint32 {
 	w := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 	var m0, m1 uint32
 	i := 0
@@ -44,11 +58,27 @@ func absMaxBits(s []float32) uint32 {
 }
 
 // absMaxBlocks folds absMaxBits of each bc-element block of row into g
-// (one entry per block, the last block possibly short), with absMaxBits's
-// loop inlined: short blocks (MX's 32, NVFP4's 16) pay no call each.
+// (one entry per block, the last block possibly short). Whole blocks whose
+// length is a multiple of 8 go through the AVX2 loop where there is one
+// (one call for all of them: MX's 32 values would not pay for a call
+// each); the rest through absMaxBlocksGo.
 func absMaxBlocks(g []uint32, row []float32, bc int) {
+	if useAVX2 && bc%8 == 0 {
+		whole := min(len(row)/bc, len(g))
+		absMaxBlocksVec(g[:whole], row[:whole*bc], bc)
+		g, row = g[whole:], row[whole*bc:]
+	}
+	absMaxBlocksGo(g, row, bc)
+}
+
+// absMaxBlocksGo is absMaxBlocks in Go, with absMaxBitsGo's loop inlined:
+// short blocks (MX's 32, NVFP4's 16) pay no call each.
+func absMaxBlocksGo(g []uint32, row []float32, bc int) {
 	w := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(row))), len(row))
 	for b := range g {
+		if len(w) == 0 {
+			return
+		}
 		x := w[:min(bc, len(w))]
 		w = w[len(x):]
 		var m0, m1, m2, m3 uint32

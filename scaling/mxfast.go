@@ -7,20 +7,22 @@ import (
 	"github.com/fp8lab/fp8lab/fp8"
 )
 
-// mxScales fills q.ScaleCodes and q.Scales from the absMaxBits of each MX
-// block (all finite: the caller has rejected NaN and ±Inf). The OCP floor
-// rule works on the float32 bits: floor(log2(amax)) is the biased exponent
-// minus 127, or bits.Len32 - 150 for a subnormal, which is exactly what
-// MXScale's math.Frexp gives; the multiplier 2^-k is assembled from its
-// exponent bits. Other roundings go through MXScale.
-func mxScales(q *Quantized, amaxBits []uint32, f *fp8.Format, r fp8.ScaleRounding) error {
+// mxScales fills codes and scales from the amax and absMaxBits of each MX
+// block (all finite: the caller has rejected NaN and ±Inf); the four
+// slices are the same blocks. The OCP floor rule works on the float32
+// bits: floor(log2(amax)) is the biased exponent minus 127, or bits.Len32
+// - 150 for a subnormal, which is exactly what MXScale's math.Frexp gives;
+// the multiplier 2^-k is assembled from its exponent bits. Other roundings
+// go through MXScale.
+func mxScales(codes []uint8, scales, amax []float32, amaxBits []uint32, f *fp8.Format, r fp8.ScaleRounding) error {
+	codes, scales, amax = codes[:len(amaxBits)], scales[:len(amaxBits)], amax[:len(amaxBits)]
 	if r != fp8.ScaleFloor {
-		for b, a := range q.Amax {
+		for b, a := range amax {
 			c, err := MXScale(float64(a), f, r)
 			if err != nil {
 				return err
 			}
-			q.ScaleCodes[b], q.Scales[b] = c, pow2Float32(127-int(c))
+			codes[b], scales[b] = c, pow2Float32(127-int(c))
 		}
 		return nil
 	}
@@ -28,7 +30,6 @@ func mxScales(q *Quantized, amaxBits []uint32, f *fp8.Format, r fp8.ScaleRoundin
 	if err != nil {
 		return err
 	}
-	codes, scales := q.ScaleCodes[:len(amaxBits)], q.Scales[:len(amaxBits)]
 	for b, v := range amaxBits {
 		c := fp8.E8M0FromExponent(-127) // amax 0
 		if v != 0 {

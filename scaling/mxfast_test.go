@@ -28,7 +28,7 @@ func TestMXScalesMatchMXScale(t *testing.T) {
 			for i, v := range vals {
 				q.Amax[i] = math.Float32frombits(v)
 			}
-			if err := mxScales(q, vals, f, r); err != nil {
+			if err := mxScales(q.ScaleCodes, q.Scales, q.Amax, vals, f, r); err != nil {
 				t.Fatal(err)
 			}
 			for i, a := range q.Amax {
