@@ -1,0 +1,6 @@
+//go:build !amd64 || purego
+
+package fp8
+
+// Without the assembly, haveVecMul is false whatever the CPU.
+const sysCPUHasAVX2 = false
