@@ -7,6 +7,18 @@
 // (VPMAXUD), which orders NaN above +Inf above every finite value exactly
 // as absMaxBitsGo does. Callers check for AVX2 and pass whole vectors.
 
+// LANEMAX sets r to the unsigned maximum of the eight lanes of y (x is
+// y's low half, t a scratch register): fold the high half onto the low,
+// then pairs of lanes twice.
+#define LANEMAX(y, x, t, r) \
+	VEXTRACTI128 $1, y, t; \
+	VPMAXUD      t, x, x;  \
+	VPSHUFD      $0x4E, x, t; \
+	VPMAXUD      t, x, x;  \
+	VPSHUFD      $0xB1, x, t; \
+	VPMAXUD      t, x, x;  \
+	VMOVD        x, r
+
 // func absMaxBitsVec(s []float32) uint32
 TEXT ·absMaxBitsVec(SB), NOSPLIT, $0-28
 	MOVQ s_base+0(FP), SI
@@ -49,13 +61,7 @@ reduce:
 	VPMAXUD      Y2, Y1, Y1
 	VPMAXUD      Y4, Y3, Y3
 	VPMAXUD      Y3, Y1, Y1
-	VEXTRACTI128 $1, Y1, X2
-	VPMAXUD      X2, X1, X1
-	VPSHUFD      $0x4E, X1, X2
-	VPMAXUD      X2, X1, X1
-	VPSHUFD      $0xB1, X1, X2
-	VPMAXUD      X2, X1, X1
-	VMOVD        X1, AX
+	LANEMAX(Y1, X1, X2, AX)
 	VZEROUPPER
 	MOVL         AX, ret+24(FP)
 	RET
@@ -83,13 +89,7 @@ vec:
 	DECQ    CX
 	JNZ     vec
 
-	VEXTRACTI128 $1, Y1, X2
-	VPMAXUD      X2, X1, X1
-	VPSHUFD      $0x4E, X1, X2
-	VPMAXUD      X2, X1, X1
-	VPSHUFD      $0xB1, X1, X2
-	VPMAXUD      X2, X1, X1
-	VMOVD        X1, AX
+	LANEMAX(Y1, X1, X2, AX)
 	MOVL         (DI), R8
 	CMPL         AX, R8
 	CMOVLCS      R8, AX // g[b] = max(g[b], block max), unsigned
