@@ -80,11 +80,10 @@ func fillSerial(dst []uint32, seed, stream, start uint64) {
 		start++
 	}
 	// Body: whole Philox blocks, several at a time while their counters
-	// differ only in word 0 (fillWide: eight per AVX2 iteration when built
-	// with GOEXPERIMENT=simd, else three per scalar iteration); one block
-	// across each carry into word 1 (and the wrap
-	// of the 62-bit block index, which is such a carry). block counts the
-	// 4-word block index.
+	// differ only in word 0 (fillWide: eight per iteration with AVX2 on
+	// amd64, else three per scalar iteration); one block across each carry
+	// into word 1 (and the wrap of the 62-bit block index, which is such a
+	// carry). block counts the 4-word block index.
 	block := start >> 2
 	keys := philoxKeys(k0, k1)
 	for len(dst) >= 12 {
