@@ -104,6 +104,15 @@ func quantize(reuse *Quantized, t *Tensor, f *fp8.Format, g Granularity, opts Op
 	if err != nil {
 		return nil, err
 	}
+	if byRows(l, g, opts, st) {
+		if g.Scales() == ScaleE8M0 {
+			q.ScaleFormat, q.ScaleCodes = g.ScaleFormat(), resize(scaleCodes, l.blocks())
+		}
+		if err := quantizeByRows(q, t, l, g, opts); err != nil {
+			return nil, err
+		}
+		return q, nil
+	}
 	bits, err := amaxGridBits(t, l)
 	if err != nil {
 		return nil, err
