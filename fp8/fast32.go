@@ -224,10 +224,14 @@ func (f *Format) encodeStochastic32(dst []uint8, src []float32, random []uint32,
 		return f.encodeCore32Stochastic(dst, src, random, m)
 	}
 	k := stochasticAny32
-	switch fc.kind {
-	case kindE4M3FN:
+	switch {
+	case fc.kind == kindE4M3FN && haveVecMul:
+		k = stochasticE4M3FNVec
+	case fc.kind == kindE4M3FN:
 		k = stochasticE4M3FN
-	case kindE5M2:
+	case fc.kind == kindE5M2 && haveVecMul:
+		k = stochasticE5M2Vec
+	case fc.kind == kindE5M2:
 		k = stochasticE5M2
 	}
 	r := uint32(m.RandomBits)
