@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -67,7 +68,9 @@ func Read(r io.Reader) (*Record, error) {
 		in = zr
 	}
 	var rec Record
-	if err := json.NewDecoder(in).Decode(&rec); err != nil {
+	if err := json.NewDecoder(in).Decode(&rec); err == io.EOF {
+		return nil, errors.New("records: empty input, no record in it")
+	} else if err != nil {
 		return nil, fmt.Errorf("records: %w", err)
 	}
 	if want := len(rec.Recipes) * len(rec.Seeds); len(rec.Runs) != want {

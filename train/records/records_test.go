@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -80,6 +82,13 @@ func TestReadRejects(t *testing.T) {
 		_, err = Compress(b)
 		assert.Error(t, err, name)
 	}
+	// An empty file says so (Go's decoder alone says only "EOF").
+	_, err = Read(bytes.NewReader(nil))
+	assert.EqualError(t, err, "records: empty input, no record in it")
+	path := filepath.Join(t.TempDir(), "empty.json")
+	require.NoError(t, os.WriteFile(path, nil, 0o644))
+	_, err = ReadFile(path)
+	assert.EqualError(t, err, path+": records: empty input, no record in it")
 }
 
 // TestReference: the shipped reference record decodes, holds a finished
