@@ -236,6 +236,9 @@ func TestHasAVX2MatchesSysCPU(t *testing.T) {
 // subnormal inputs and products (no flush to zero), overflow to ±Inf, NaN
 // inputs, every block length that is a multiple of 8 up to 64.
 func TestMulBlocksVec(t *testing.T) {
+	if !haveVecMul {
+		t.Skip("no AVX2: mulBlocksVec is mulBlocksGo")
+	}
 	rng := rand.New(rand.NewPCG(14, 8))
 	src := make([]float32, 4096)
 	for i := range src {

@@ -58,6 +58,9 @@ func TestExhaustiveScaledShortBlocks(t *testing.T) {
 // with scales that overflow, reach the subnormals and change sign: the
 // same bits, or NaN for NaN.
 func TestExhaustiveMulBlocksVec(t *testing.T) {
+	if !haveVecMul {
+		t.Skip("no AVX2: mulBlocksVec is mulBlocksGo")
+	}
 	const chunkBits = 20
 	step := 61
 	if testenv.Long() {

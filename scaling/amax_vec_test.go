@@ -43,7 +43,7 @@ func TestAbsMaxVecMatchesGo(t *testing.T) {
 			for _, off := range []int{0, 1, 3, 7} {
 				s := buf[off : off+n]
 				require.Equal(t, absMaxBitsGo(s), absMaxBits(s), "n=%d off=%d special=%v", n, off, special)
-				if n%8 == 0 {
+				if n%8 == 0 && useAVX2 { // the assembly needs AVX2
 					require.Equal(t, absMaxBitsGo(s), absMaxBitsVec(s), "n=%d off=%d", n, off)
 				}
 			}
