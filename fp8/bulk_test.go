@@ -229,14 +229,14 @@ func TestPresetKernelConstants(t *testing.T) {
 // fp8's own AVX2 check agrees with golang.org/x/sys/cpu's (which scaling
 // uses; fp8 itself may import only the standard library).
 func TestHasAVX2MatchesSysCPU(t *testing.T) {
-	require.Equal(t, sysCPUHasAVX2, haveVecMul)
+	require.Equal(t, sysCPUHasAVX2, haveAVX2)
 }
 
 // The vector multiply gives the Go loop's float32 products bit for bit:
 // subnormal inputs and products (no flush to zero), overflow to ±Inf, NaN
 // inputs, every block length that is a multiple of 8 up to 64.
 func TestMulBlocksVec(t *testing.T) {
-	if !haveVecMul {
+	if !haveAVX2 {
 		t.Skip("no AVX2: mulBlocksVec is mulBlocksGo")
 	}
 	rng := rand.New(rand.NewPCG(14, 8))

@@ -2,5 +2,5 @@
 
 package fp8
 
-// Without the assembly, haveVecMul is false whatever the CPU.
+// Without the assembly, haveAVX2 is false whatever the CPU.
 const sysCPUHasAVX2 = false

@@ -225,11 +225,11 @@ func (f *Format) encodeStochastic32(dst []uint8, src []float32, random []uint32,
 	}
 	k := stochasticAny32
 	switch {
-	case fc.kind == kindE4M3FN && haveVecMul:
+	case fc.kind == kindE4M3FN && haveAVX2:
 		k = stochasticE4M3FNVec
 	case fc.kind == kindE4M3FN:
 		k = stochasticE4M3FN
-	case fc.kind == kindE5M2 && haveVecMul:
+	case fc.kind == kindE5M2 && haveAVX2:
 		k = stochasticE5M2Vec
 	case fc.kind == kindE5M2:
 		k = stochasticE5M2

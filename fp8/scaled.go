@@ -30,7 +30,7 @@ func (f *Format) EncodeScaledSlice32(dst []uint8, src, scales []float32, blockLe
 	// With a table, a call per block costs less than the arithmetic
 	// kernels even for MX's 32 (BENCHMARKS.md, issue 14, run F).
 	if t := f.table32For(m, len(src)); t != nil {
-		if haveVecMul {
+		if haveAVX2 {
 			encodeScaledTableVec(t, dst, src, scales, blockLen)
 			return nil
 		}

@@ -58,7 +58,7 @@ func TestExhaustiveScaledShortBlocks(t *testing.T) {
 // with scales that overflow, reach the subnormals and change sign: the
 // same bits, or NaN for NaN.
 func TestExhaustiveMulBlocksVec(t *testing.T) {
-	if !haveVecMul {
+	if !haveAVX2 {
 		t.Skip("no AVX2: mulBlocksVec is mulBlocksGo")
 	}
 	const chunkBits = 20
@@ -98,7 +98,7 @@ func TestExhaustiveMulBlocksVec(t *testing.T) {
 // give: the same codes and the same NaN/Inf flag. The scalar kernels are
 // compared with the core elsewhere.
 func TestExhaustiveStochasticVec(t *testing.T) {
-	if !haveVecMul {
+	if !haveAVX2 {
 		t.Skip("no AVX2")
 	}
 	const chunkBits = 20
