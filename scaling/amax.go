@@ -145,21 +145,23 @@ func amaxGridBits(t *Tensor, l layout) ([]uint32, error) {
 // amaxRowsInto folds rows [lo, hi) of t into grid with max.
 func amaxRowsInto(grid []uint32, t *Tensor, l layout, lo, hi int) {
 	for i := lo; i < hi; i++ {
-		row := t.Data[i*t.Cols : (i+1)*t.Cols]
-		g := grid[(i/l.br)*l.gc : (i/l.br+1)*l.gc]
-		if l.bc == 1 {
-			for j, v := range row {
-				g[j] = max(g[j], math.Float32bits(v)&f32AbsMask)
-			}
-			continue
+		amaxRowInto(grid[(i/l.br)*l.gc:(i/l.br+1)*l.gc], t.Data[i*t.Cols:(i+1)*t.Cols], l.bc)
+	}
+}
+
+// amaxRowInto folds the absMaxBits of each bc-element block of row into g
+// (one entry per block, the last block possibly short).
+func amaxRowInto(g []uint32, row []float32, bc int) {
+	switch {
+	case bc == 1:
+		for j, v := range row {
+			g[j] = max(g[j], math.Float32bits(v)&f32AbsMask)
 		}
-		if l.bc < 256 {
-			absMaxBlocks(g, row, l.bc)
-			continue
-		}
+	case bc < 256:
+		absMaxBlocks(g, row, bc)
+	default:
 		for b := range g {
-			seg := row[b*l.bc : min((b+1)*l.bc, len(row))]
-			g[b] = max(g[b], absMaxBits(seg))
+			g[b] = max(g[b], absMaxBits(row[b*bc:min((b+1)*bc, len(row))]))
 		}
 	}
 }

@@ -30,37 +30,20 @@ func byRows(l layout, g Granularity, opts Options, st *statsAcc) bool {
 func quantizeByRows(q *Quantized, t *Tensor, l layout, g Granularity, opts Options) error {
 	f, mode := q.Format, opts.Mode
 	f.PrepareEncode(mode, t.Len())
-	fmax, mx := f.Max(), g.Scales() == ScaleE8M0
 	return parallel.Chunks(t.Rows, 1, t.Len(), func(lo, hi int) error {
 		bits := make([]uint32, l.gc)
 		for i := lo; i < hi; i++ {
 			row := t.Data[i*t.Cols : (i+1)*t.Cols]
 			clear(bits)
-			if l.bc < 256 {
-				absMaxBlocks(bits, row, l.bc)
-			} else {
-				for b := range bits {
-					bits[b] = absMaxBits(row[b*l.bc : min((b+1)*l.bc, len(row))])
-				}
-			}
+			amaxRowInto(bits, row, l.bc)
 			b0 := i * l.gc
-			amax, scales := q.Amax[b0:b0+l.gc], q.Scales[b0:b0+l.gc]
-			for b, v := range bits {
-				amax[b] = amaxFromBits(v)
-				if v >= f32InfBits {
-					return fmt.Errorf("%w: block (%d, %d) of %s holds %g", ErrNonFinite, i, b, q.Granularity, amax[b])
-				}
+			if err := blockAmax(q, l, bits, b0); err != nil {
+				return err
 			}
-			if mx {
-				if err := mxScales(q.ScaleCodes[b0:b0+l.gc], scales, amax, bits, f, opts.MXRounding); err != nil {
-					return err
-				}
-			} else {
-				for b, a := range amax {
-					scales[b] = opts.Rule.scale(float64(a), fmax)
-				}
+			if err := blockScales(q, g, bits, b0, opts); err != nil {
+				return err
 			}
-			if err := f.EncodeScaledSlice32(q.Codes[i*t.Cols:(i+1)*t.Cols], row, scales, l.bc, mode); err != nil {
+			if err := f.EncodeScaledSlice32(q.Codes[i*t.Cols:(i+1)*t.Cols], row, q.Scales[b0:b0+l.gc], l.bc, mode); err != nil {
 				return fmt.Errorf("row %d: %w", i, err)
 			}
 		}
