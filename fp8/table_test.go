@@ -231,3 +231,25 @@ func TestTable64(t *testing.T) {
 	require.NotNil(t, E4M3FN.table64For(Mode{}, len(x)))
 	assert.Equal(t, -416.0, E4M3FN.Decode(codes[len(x)-1]))
 }
+
+// PrepareEncode builds the table a long slice would, and ignores what it
+// cannot use: a nil or zero format, an invalid or stochastic mode, a
+// negative or absurd count.
+func TestPrepareEncode(t *testing.T) {
+	var nilFormat *Format
+	require.NotPanics(t, func() {
+		nilFormat.PrepareEncode(Mode{}, 1<<20)
+		(&Format{}).PrepareEncode(Mode{}, 1<<20)
+		E4M3FN.PrepareEncode(Mode{Round: 99}, 1<<20)
+		E4M3FN.PrepareEncode(Mode{Round: Stochastic, RandomBits: 8}, 1<<40)
+		E4M3FN.PrepareEncode(Mode{}, -5)
+	})
+	// A format of its own, so that no other test has built its tables.
+	f, err := NewFormat(E4M3FN.Spec())
+	require.NoError(t, err)
+	m := Mode{Round: AwayFromZero, Overflow: SaturateKeepInf}
+	f.PrepareEncode(m, tableMinLen-1)
+	require.Nil(t, f.table32For(m, 0), "a count below tableMinLen builds nothing")
+	f.PrepareEncode(m, tableMinLen)
+	require.NotNil(t, f.table32For(m, 0), "a count of tableMinLen builds the table")
+}
