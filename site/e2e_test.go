@@ -254,7 +254,7 @@ func TestScenePages(t *testing.T) {
 			// The explanation is there, its numbers filled in.
 			paras := eval[[]string](t, tab, `Array.from(document.querySelectorAll("#explanation p"), p => p.textContent)`)
 			assert.GreaterOrEqual(t, len(paras), 2, "the explanation of %s", name)
-			assert.Equal(t, native.Explain(), paras, "the site shows Go's explanation of %s", name)
+			assert.Equal(t, native.Explain().Paragraphs(), paras, "the site shows Go's explanation of %s", name)
 			for _, p := range paras {
 				assert.NotContains(t, p, "{")
 				assert.NotContains(t, p, "undefined")
@@ -381,7 +381,7 @@ func TestExplanationsComeFromGo(t *testing.T) {
 		s, err := viz.New(name)
 		require.NoError(t, err)
 		require.NoError(t, s.Render(image.NewRGBA(image.Rect(0, 0, 900, 550))))
-		paras := s.Explain()
+		paras := s.Explain().Paragraphs()
 		require.NotEmpty(t, paras, name)
 		for _, p := range paras {
 			assert.NotEmpty(t, strings.TrimSpace(p), name)

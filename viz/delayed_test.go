@@ -65,7 +65,7 @@ func TestDelayedDamageCounted(t *testing.T) {
 		require.NoError(t, SetAll(s, c.params))
 		d := s.(*delayedScene)
 		f := facts(s.Facts())
-		text := strings.Join(s.Explain(), " ")
+		text := strings.Join(s.Explain().Paragraphs(), " ")
 		assert.Equal(t, c.stale, f.int("stale_steps"), c.params)
 		if c.stale == 0 {
 			assert.NotContains(t, text, "After the spike", c.params)

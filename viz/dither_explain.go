@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
 // ditherMethods are the one-frame methods the explanation ranks, with the
@@ -50,7 +52,9 @@ func ditherBest(val func(key string) float64, text func(float64) string) (string
 func ssimText(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 
 // Explain implements Explainer.
-func (s *ditherScene) Explain() []string {
+func (s *ditherScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
+
+func (s *ditherScene) explainOld() []string {
 	f := facts(s.Facts())
 	if e, ok := errorExplanation(f); ok {
 		return e

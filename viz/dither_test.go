@@ -71,13 +71,13 @@ func TestDitherGrowsN(t *testing.T) {
 	// Facts, explanation and caption all read the one frames parameter.
 	f := s.Facts()
 	assert.Equal(t, "11", f["frames"])
-	assert.Contains(t, strings.Join(s.Explain(), " "), "the mean of 11 such frames")
-	assert.Contains(t, strings.Join(s.Explain(), " "), "Grow N live is on")
+	assert.Contains(t, strings.Join(s.Explain().Paragraphs(), " "), "the mean of 11 such frames")
+	assert.Contains(t, strings.Join(s.Explain().Paragraphs(), " "), "Grow N live is on")
 	assert.Greater(t, factFloat(t, f, "psnr_average_db"), factFloat(t, f, "psnr_stochastic_1_db"))
 	// Going back to fewer frames recomputes the mean.
 	require.NoError(t, s.Set("frames", "4"))
 	assert.Equal(t, "false", get("animate"))
-	assert.NotContains(t, strings.Join(s.Explain(), " "), "Grow N live is on")
+	assert.NotContains(t, strings.Join(s.Explain().Paragraphs(), " "), "Grow N live is on")
 	o := dither.Options{Method: dither.Stochastic, Levels: 2, Frames: 4, Seed: 1, RandomBits: 32}
 	want, err := dither.Dither(s.(*ditherScene).img, o)
 	require.NoError(t, err)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
 // Explainer is implemented by every Scene: Explain returns the scene's
@@ -99,98 +101,9 @@ func errorExplanation(f facts) ([]string, bool) {
 }
 
 // Explain implements Explainer.
-func (s *explorer) Explain() []string {
-	f := facts(s.Facts())
-	out := []string{fmt.Sprintf("Code %s of %s is %s: sign %s, exponent field %s, mantissa field %s. It is a %s value, %s.",
-		f["code"], f["format"], f["bits"], f["sign"], f["exponent_field"], f["mantissa_field"], f["class"], f["value"])}
-	_, lo := f["lower"]
-	_, hi := f["upper"]
-	switch {
-	case lo && hi:
-		out = append(out, fmt.Sprintf("Around it the values are %s apart: the next codes down and up are %s and %s. "+
-			"The spacing doubles with every power of two, so the relative precision stays about the same.", f["ulp"], f["lower"], f["upper"]))
-	case lo:
-		out = append(out, fmt.Sprintf("No larger finite value follows it; the next code down is %s, %s below.", f["lower"], f["ulp"]))
-	case hi:
-		out = append(out, fmt.Sprintf("No smaller value precedes it; the next code up is %s, %s above.", f["upper"], f["ulp"]))
-	}
-	out = append(out, fmt.Sprintf("%s reaches %s; its smallest normal value is %s and its smallest subnormal %s (bias %s).",
-		f["format"], f["max"], f["min_normal"], f["min_subnormal"], f["bias"]))
-	if _, ok := f["edge_midpoint"]; ok {
-		out = append(out, explorerEdge(f))
-	}
-	if _, ok := f["input"]; ok {
-		where := fmt.Sprintf("between %s and %s", f["bracket_lower"], f["bracket_upper"])
-		if f["beyond_next_step"] == "true" {
-			where = fmt.Sprintf("beyond %s and even beyond %s, the step that has no code", f["max"], f["edge_next_step"])
-		} else if a, b := math.Abs(f.num("bracket_lower")), math.Abs(f.num("bracket_upper")); a == f.num("edge_next_step") || b == f.num("edge_next_step") {
-			where += fmt.Sprintf(" (%s has no code)", f["edge_next_step"])
-		}
-		p := fmt.Sprintf("You typed %s: it rounds (%s) to %s, code %s, %s. ",
-			f["input"], f["mode"], f["result"], f["result_code"], where)
-		switch {
-		case math.IsInf(f.num("input"), 0):
-			p += "An infinite input has no finite error."
-		case math.IsNaN(f.num("abs_error")):
-			p += "The result is not a number, so no error can be measured."
-		case f.num("abs_error") == 0:
-			p += "It is a value of the format, so the error is zero."
-		default:
-			p += fmt.Sprintf("The error is %s, relative %s.", f.r("abs_error"), f.pct("rel_error"))
-		}
-		switch {
-		case math.IsInf(f.num("input"), 0):
-			p += fmt.Sprintf(" An infinite input is no overflow of a finite value; this mode maps it to %s.", f["result"])
-		case f["overflow"] == "true":
-			p += fmt.Sprintf(" It lies beyond the largest value %s: it overflows.", f["max"])
-		case f["underflow"] == "true":
-			p += " It lies below the smallest normal value: it underflows, losing precision or becoming zero."
-		default:
-			p += " It neither overflows nor underflows."
-		}
-		out = append(out, p)
-	}
-	return append(out, "Click a bit in the picture to flip it, or a cell of the grid to pick a code; the keyboard works on the controls.")
-}
+func (s *rangeScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
 
-// explorerEdge explains the overflow boundary from the explorer's facts:
-// the step beyond max, the tie halfway to it, and where overflow begins in
-// the current mode, each judgement read from the codec's answers.
-func explorerEdge(f facts) string {
-	p := fmt.Sprintf("Beyond %s, %s's largest value, the next step would be %s, which has no code; halfway lies %s. "+
-		"Rounding comes first and the overflow check second: in this mode (%s) %s becomes %s",
-		f["max"], f["format"], f["edge_next_step"], f["edge_midpoint"], f["mode_name"], f["edge_midpoint"], f["edge_tie_result"])
-	// what says how a value came to its result.
-	what := func(overflows, result string) string {
-		switch {
-		case overflows != "true" && result == f["max"]:
-			return ", back to the largest value"
-		case overflows != "true":
-			return ""
-		case result == f["max"]:
-			return ", an overflow saturated to the largest value"
-		case result == "NaN" && f["has_inf"] == "false":
-			return fmt.Sprintf(", an overflow that gives NaN because %s has no infinity", f["format"])
-		}
-		return ", an overflow"
-	}
-	p += what(f["edge_tie_overflows"], f["edge_tie_result"])
-	p += fmt.Sprintf(", and %s becomes %s", f["edge_probe"], f["edge_probe_result"]) + what(f["edge_probe_overflows"], f["edge_probe_result"])
-	p += "."
-	if st, ok := f["overflow_start"]; ok {
-		if f["overflow_start_inclusive"] == "true" {
-			p += fmt.Sprintf(" Overflow begins at %s itself.", st)
-		} else {
-			p += fmt.Sprintf(" Overflow begins just above %s.", st)
-		}
-	} else {
-		p += " Nothing finite overflows in this mode."
-	}
-	return p
-}
-
-// Explain implements Explainer.
-func (s *rangeScene) Explain() []string {
+func (s *rangeScene) explainOld() []string {
 	f := facts(s.Facts())
 	out := []string{"Each row is a format; every tick is one of its positive values on a log scale. " +
 		"The ticks are evenly spread within a power of two and double their spacing at the next one."}
@@ -233,48 +146,19 @@ func (s *rangeScene) Explain() []string {
 	return out
 }
 
-// Explain implements Explainer.
-func (s *windowScene) Explain() []string {
-	f := facts(s.Facts())
-	if e, ok := errorExplanation(f); ok {
-		return e
-	}
-	out := []string{fmt.Sprintf("The histogram shows the %s values of a %s tensor on a log scale. The shaded band is the window of %s: "+
-		"from %s, its smallest subnormal, to %s, its maximum, after multiplying by the scale %s.",
-		f["elements"], f["tensor"], f["format"], f.r("window_low"), f.r("window_high"), f.r("scale"))}
-	var lost []string
-	if u := f.num("underflow_fraction"); u > 0 {
-		lost = append(lost, pctText(u)+" of the values fall below the window and become zero")
-	} else {
-		lost = append(lost, "no value falls below the window")
-	}
-	if v := f.num("subnormal_fraction"); v > 0 {
-		lost = append(lost, pctText(v)+" land among the subnormals, where precision is lower")
-	}
-	if o := f.num("overflow_fraction"); o > 0 {
-		lost = append(lost, pctText(o)+" are clipped at the maximum")
-	} else {
-		lost = append(lost, "none is clipped at the maximum")
-	}
-	out = append(out, "With this scale "+strings.Join(lost, ", ")+". The signal-to-noise ratio is "+f.db("sqnr_db")+".")
-	k, c := math.Log2(f.num("scale")), f.num("current_scale_log2")
-	rel := "the same as"
-	switch {
-	case k > c:
-		rel = "larger than"
-	case k < c:
-		rel = "smaller than"
-	}
-	out = append(out, fmt.Sprintf("Current scaling would multiply by about 2^%s (the tensor's amax is %s), which puts the largest value "+
-		"at the top of the window; this scale, 2^%g, is %s that. Raise the scale to slide the window left, or click the histogram to put the maximum there.",
-		f.r("current_scale_log2"), f.r("amax"), k, rel))
-	return out
-}
-
 // joinAnd writes a list as "a", "a and b" or "a, b and c".
 func joinAnd(items []string) string {
 	if len(items) < 2 {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// legacyExplanation wraps paragraphs not yet built from claims.
+func legacyExplanation(paras []string) claim.Explanation {
+	var e claim.Explanation
+	for _, p := range paras {
+		e.Add(claim.Lit(p))
+	}
+	return e
 }

@@ -3,6 +3,8 @@ package viz
 import (
 	"fmt"
 	"math"
+
+	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
 // above names how level a compares with level b at the shown precision.
@@ -17,7 +19,9 @@ func above(a, b float64) string {
 }
 
 // Explain implements Explainer.
-func (s *delayedScene) Explain() []string {
+func (s *delayedScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
+
+func (s *delayedScene) explainOld() []string {
 	f := facts(s.Facts())
 	if e, ok := errorExplanation(f); ok {
 		return e
@@ -91,7 +95,9 @@ func (s *delayedScene) Explain() []string {
 }
 
 // Explain implements Explainer.
-func (s *stochasticScene) Explain() []string {
+func (s *stochasticScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
+
+func (s *stochasticScene) explainOld() []string {
 	f := facts(s.Facts())
 	if e, ok := errorExplanation(f); ok {
 		return e

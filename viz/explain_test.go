@@ -19,7 +19,7 @@ func explained(t *testing.T, name string, params map[string]string) (facts, stri
 	s, err := New(name)
 	require.NoError(t, err)
 	require.NoError(t, SetAll(s, params))
-	paras := s.Explain()
+	paras := s.Explain().Paragraphs()
 	require.NotEmpty(t, paras)
 	return facts(s.Facts()), strings.Join(paras, "\n")
 }
@@ -130,22 +130,6 @@ func TestExplainDither(t *testing.T) {
 	}
 }
 
-func TestExplainWindow(t *testing.T) {
-	for _, p := range []map[string]string{nil, {"scale": "20"}, {"scale": "14"}} {
-		f, text := explained(t, "window", p)
-		assert.Equal(t, f.num("overflow_fraction") > 0, strings.Contains(text, "clipped at the maximum") && !strings.Contains(text, "none is clipped"), p)
-		assert.Equal(t, f.num("underflow_fraction") == 0, strings.Contains(text, "no value falls below"), p)
-		k, c := mustLog2(f.num("scale")), f.num("current_scale_log2")
-		want := "the same as"
-		if k > c {
-			want = "larger than"
-		} else if k < c {
-			want = "smaller than"
-		}
-		wantWord(t, text, "is %s that", want, "larger than", "smaller than", "the same as")
-	}
-}
-
 func TestExplainStochastic(t *testing.T) {
 	for _, p := range []map[string]string{nil, {"random_bits": "8", "rule": "nearest"}, {"x": "1.125"}} {
 		f, text := explained(t, "stochastic", p)
@@ -195,7 +179,7 @@ func TestExplainGlyphsInFont(t *testing.T) {
 			if SetAll(s, set) != nil {
 				continue
 			}
-			for _, p := range s.Explain() {
+			for _, p := range s.Explain().Paragraphs() {
 				for _, r := range p {
 					_, ok := face.GlyphAdvance(r)
 					assert.True(t, ok, "%s %v: %q (U+%04X) is not in the font: %q", name, set, r, r, p)

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/viz/claim"
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
@@ -35,11 +37,15 @@ type explorer struct {
 	ps      *paramSet
 	f       *fp8.Format
 	explain *fp8.Explanation // the typed value's rounding, nil when none
-	edge    overflowEdge     // the overflow boundary in the current mode
-	edgeOK  bool             // edge was computed (the mode suits the format)
-	last    explorerLayout   // where the last render put the clickable parts
-	size    image.Point      // size of the last render
-	dropped int              // lines of text the last render left out for want of room
+	// valueProblem says why the typed value is not used: another control
+	// (the format) changed to one that cannot hold it. It belongs to the
+	// value control and goes when either changes to something that fits.
+	valueProblem *inputProblem
+	edge         overflowEdge   // the overflow boundary in the current mode
+	edgeOK       bool           // edge was computed (the mode suits the format)
+	last         explorerLayout // where the last render put the clickable parts
+	size         image.Point    // size of the last render
+	dropped      int            // lines of text the last render left out for want of room
 }
 
 func newExplorer() Scene {
@@ -116,9 +122,47 @@ func (s *explorer) mode() fp8.Mode {
 	return m
 }
 
+// inputProblem is a typed value that the format cannot hold, with the
+// property the format lacks.
+type inputProblem struct {
+	input      string
+	lacks      claim.Property
+	lacksWords string // "no sign bit"
+}
+
+// problemOf names the property of f whose absence made err, or nil when
+// err is not about a property of the format.
+func problemOf(input string, err error) *inputProblem {
+	for _, p := range []struct {
+		err   error
+		lacks claim.Property
+		words string
+	}{
+		{fp8.ErrNegative, claim.SignBit, "no sign bit"},
+		{fp8.ErrZero, claim.Zero, "no zero"},
+		{fp8.ErrNaN, claim.NaN, "no NaN"},
+	} {
+		if errors.Is(err, p.err) {
+			return &inputProblem{input: input, lacks: p.lacks, lacksWords: p.words}
+		}
+	}
+	return nil
+}
+
+// Problems implements ParamProblems: a typed value that the chosen format
+// cannot hold is the value control's problem, not the format's.
+func (s *explorer) Problems() map[string]string {
+	if p := s.valueProblem; p != nil {
+		return map[string]string{"value": fmt.Sprintf("%s cannot hold %s: it has %s", s.f.Name(), p.input, p.lacksWords)}
+	}
+	return nil
+}
+
 // Set changes a parameter. Setting value selects the code it rounds to;
 // setting code (or clicking) clears value; a format change keeps the low
-// bits of the code that fit the new width.
+// bits of the code that fit the new width. A format that cannot hold the
+// typed value is taken, and the value waits as a problem of its own
+// control (Problems); typing a value the format cannot hold is refused.
 func (s *explorer) Set(name, value string) error {
 	old := map[string]string{}
 	for k, v := range s.ps.values {
@@ -148,7 +192,7 @@ func (s *explorer) update(name string) error {
 	if name == "code" {
 		s.ps.values["value"] = ""
 	}
-	s.explain = nil
+	s.explain, s.valueProblem = nil, nil
 	s.edge, err = edgeOf(f, s.mode())
 	s.edgeOK = err == nil
 	if v := s.ps.str("value"); v != "" {
@@ -157,6 +201,10 @@ func (s *explorer) update(name string) error {
 			return err
 		}
 		ex, err := f.Explain(x, s.mode())
+		if p := problemOf(v, err); p != nil && name != "value" {
+			s.valueProblem = p
+			return nil
+		}
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
 // granOrder lists the granularity scene's finer cases with their
@@ -24,7 +26,9 @@ var granKinds = map[string]string{
 }
 
 // Explain implements Explainer.
-func (s *granularityScene) Explain() []string {
+func (s *granularityScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
+
+func (s *granularityScene) explainOld() []string {
 	f := facts(s.Facts())
 	if e, ok := errorExplanation(f); ok {
 		return e

@@ -240,7 +240,7 @@ func TestGranularityLoadsTensors(t *testing.T) {
 	g := s.(*granularityScene)
 	assert.Equal(t, float32(1e6), g.t.At(2, 3))
 	assert.Equal(t, big.At(255, 255), g.t.At(255, 255))
-	paras := s.Explain()
+	paras := s.Explain().Paragraphs()
 	assert.Contains(t, paras[0], "The first 256×256 of a loaded 300×1000 tensor, quantized to E4M3FN")
 	assert.NotContains(t, strings.Join(paras, " "), "outliers choose", "no claim about outliers a loaded tensor may not have")
 	_, err = RenderScene(s, 1024, 768)

@@ -3,6 +3,8 @@ package viz
 import (
 	"fmt"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
 // scalesText names which elements share a scale, for a granularity.
@@ -19,7 +21,9 @@ func scalesText(g string) string {
 }
 
 // Explain implements Explainer.
-func (s *hadamardScene) Explain() []string {
+func (s *hadamardScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
+
+func (s *hadamardScene) explainOld() []string {
 	f := facts(s.Facts())
 	if e, ok := errorExplanation(f); ok {
 		return e

@@ -139,7 +139,7 @@ func TestHadamardLoadsTensor(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		assert.Equal(t, src.Row(i)[:1024], h.t.Row(i))
 	}
-	text := strings.Join(s.Explain(), " ")
+	text := strings.Join(s.Explain().Paragraphs(), " ")
 	assert.Contains(t, text, "the first 8×1024 of the loaded 100×3000 tensor")
 	assert.Contains(t, text, "1 value lies beyond 6 times the RMS")
 	img := render(t, s, 1280, 720)

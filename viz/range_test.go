@@ -154,7 +154,7 @@ func TestRangeExplainFollowsFacts(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, s.Set("formats", formats))
 		f := facts(s.Facts())
-		text := strings.Join(s.Explain(), " ")
+		text := strings.Join(s.Explain().Paragraphs(), " ")
 		names := strings.Split(formats, ",")
 		a, b := names[0], names[1]
 		wider := map[bool]string{true: "more", false: "fewer"}[f.num(a+".binades") > f.num(b+".binades")]

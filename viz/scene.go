@@ -9,6 +9,8 @@ import (
 	"image"
 	"sort"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
 // ParamKind says how a parameter is edited.
@@ -61,9 +63,28 @@ type Scene interface {
 	// keyed by a stable name (e.g. "value": "448"), for explanations beside
 	// the picture and for tests.
 	Facts() map[string]string
-	// Explain returns the explanation shown beside the picture, paragraphs
-	// computed from Facts (see Explainer).
-	Explain() []string
+	// Explain returns the explanation shown beside the picture: paragraphs
+	// built from typed claims decided on the scene's facts, the first of
+	// them a one-sentence takeaway (see package claim).
+	Explain() claim.Explanation
+}
+
+// ParamProblems is implemented by scenes whose controls can hold a value
+// that a change of another control left unusable (a typed -3 after the
+// format became the unsigned E8M0). Problems maps such a control to why
+// its value is not used now; the surfaces show it beside that control, and
+// it goes when either control changes to something that fits.
+type ParamProblems interface {
+	Problems() map[string]string
+}
+
+// Problems returns s's control problems, none for a scene that has no
+// ParamProblems.
+func Problems(s Scene) map[string]string {
+	if p, ok := s.(ParamProblems); ok {
+		return p.Problems()
+	}
+	return nil
 }
 
 // Info describes a scene for every surface that lists the scenes: the

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
 // trainingWindow is how many of the last steps the paired spread covers.
@@ -183,7 +185,9 @@ var operandText = map[string]string{
 var operandSymbol = map[string]string{"grad_output": "dY", "input": "X", "weight": "W"}
 
 // Explain implements Explainer.
-func (s *trainingScene) Explain() []string {
+func (s *trainingScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
+
+func (s *trainingScene) explainOld() []string {
 	f := facts(s.Facts())
 	if out, bad := errorExplanation(f); bad {
 		return out

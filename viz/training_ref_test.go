@@ -212,7 +212,7 @@ func TestTrainingReferenceExplainAgrees(t *testing.T) {
 				params["recipe"+strconv.Itoa(i+1)] = r
 			}
 			s := newTrainingWith(t, params)
-			text := strings.Join(s.Explain(), "\n")
+			text := strings.Join(s.Explain().Paragraphs(), "\n")
 			assert.Contains(t, text, " by: "+command+". ", "the command that made the runs")
 			var c refConclusion
 

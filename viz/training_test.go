@@ -147,7 +147,7 @@ func TestTrainingExplainAgrees(t *testing.T) {
 			s := newTrainingWith(t, params)
 			require.NoError(t, s.advanceSteps(steps))
 			runs := independent(t, tc.recipes, steps, tc.seed)
-			text := strings.Join(s.Explain(), "\n")
+			text := strings.Join(s.Explain().Paragraphs(), "\n")
 
 			best, second := -1, -1
 			for i, r := range runs {
@@ -221,7 +221,7 @@ func TestTrainingExplainAgrees(t *testing.T) {
 // untrained model's validation loss.
 func TestTrainingNotStarted(t *testing.T) {
 	s := newTraining()
-	text := strings.Join(s.Explain(), "\n")
+	text := strings.Join(s.Explain().Paragraphs(), "\n")
 	runs := independent(t, []string{"bf16"}, 1, 1)
 	assert.Contains(t, text, "Not trained yet")
 	assert.Contains(t, text, "At step 0 the validation loss is "+sig4(runs[0].Val[0].Loss))

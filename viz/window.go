@@ -38,10 +38,9 @@ type windowScene struct {
 	t      *scaling.Tensor
 	amax   float64
 	hist   scaling.Histogram
-	swKey  string
-	sweep  []windowPoint // one per scale in windowMinScale..windowMaxScale
-	metKey string
-	met    windowPoint
+	ptKey  string              // tensor and format the points were measured for
+	points map[int]windowPoint // measurements by scale, made as they are needed
+	met    windowPoint         // at the current scale
 
 	hx, sx *plot.Axes // histogram and sweep axes of the last render
 	size   image.Point
@@ -147,7 +146,7 @@ func (s *windowScene) tensor() error {
 	if err != nil {
 		return err
 	}
-	s.t, s.amax, s.hist, s.tkey, s.swKey, s.metKey = t, float64(a), h, key, "", ""
+	s.t, s.amax, s.hist, s.tkey, s.ptKey = t, float64(a), h, key, ""
 	return nil
 }
 
@@ -167,28 +166,44 @@ func (s *windowScene) quantize(k int) (windowPoint, error) {
 	return windowPoint{k: k, sqnr: m.SQNR, overflow: float64(m.Overflow) / n, underflow: float64(m.Underflow) / n, subnormal: m.FractionSubnormal}, nil
 }
 
-// compute brings the tensor, the metrics at the current scale and the
-// sweep over all scales up to date.
+// compute brings the tensor and the metrics at the current scale up to
+// date.
 func (s *windowScene) compute() error {
 	if err := s.tensor(); err != nil {
 		return err
 	}
-	if key := s.tkey + s.ps.key("format"); key != s.swKey {
-		s.sweep = s.sweep[:0]
-		for k := windowMinScale; k <= windowMaxScale; k++ {
-			p, err := s.quantize(k)
-			if err != nil {
-				return err
-			}
-			s.sweep = append(s.sweep, p)
+	p, err := s.at(s.ps.int("scale"))
+	s.met = p
+	return err
+}
+
+// at returns the measurement at scale 2^k, measuring it the first time it
+// is asked for with this tensor and format.
+func (s *windowScene) at(k int) (windowPoint, error) {
+	if key := s.tkey + s.ps.key("format"); key != s.ptKey {
+		s.points, s.ptKey = map[int]windowPoint{}, key
+	}
+	if p, ok := s.points[k]; ok {
+		return p, nil
+	}
+	p, err := s.quantize(k)
+	if err == nil {
+		s.points[k] = p
+	}
+	return p, err
+}
+
+// sweep returns the measurements at every scale of the slider.
+func (s *windowScene) sweep() ([]windowPoint, error) {
+	out := make([]windowPoint, 0, windowMaxScale-windowMinScale+1)
+	for k := windowMinScale; k <= windowMaxScale; k++ {
+		p, err := s.at(k)
+		if err != nil {
+			return nil, err
 		}
-		s.swKey = key
+		out = append(out, p)
 	}
-	if key := s.tkey + s.ps.key("format", "scale"); key != s.metKey {
-		s.met = s.sweep[s.ps.int("scale")-windowMinScale]
-		s.metKey = key
-	}
-	return nil
+	return out, nil
 }
 
 // currentScaleLog2 is log2 of the scale current per-tensor scaling would
@@ -446,12 +461,16 @@ func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) er
 	if err != nil {
 		return err
 	}
-	ks := make([]float64, len(s.sweep))
-	sq := make([]float64, len(s.sweep))
-	ov := make([]float64, len(s.sweep))
-	un := make([]float64, len(s.sweep))
+	sweep, err := s.sweep()
+	if err != nil {
+		return err
+	}
+	ks := make([]float64, len(sweep))
+	sq := make([]float64, len(sweep))
+	ov := make([]float64, len(sweep))
+	un := make([]float64, len(sweep))
 	top := 10.0
-	for i, p := range s.sweep {
+	for i, p := range sweep {
 		ks[i], sq[i], ov[i], un[i] = float64(p.k), p.sqnr, 100*p.overflow, 100*p.underflow
 		if !math.IsInf(p.sqnr, 0) && !math.IsNaN(p.sqnr) {
 			top = math.Max(top, p.sqnr)

@@ -167,7 +167,7 @@ func runRender(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return cmdline.WriteJSON(stdout, scene.Facts())
 	}
 	if *explain {
-		_, err := fmt.Fprintln(stdout, strings.Join(scene.Explain(), "\n\n"))
+		_, err := fmt.Fprintln(stdout, strings.Join(scene.Explain().Paragraphs(), "\n\n"))
 		return err
 	}
 	return nil

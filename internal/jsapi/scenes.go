@@ -188,7 +188,7 @@ func SceneInfo(s viz.Scene) (map[string]any, error) {
 		facts[k] = v
 	}
 	explanation := []any{}
-	for _, p := range s.Explain() {
+	for _, p := range s.Explain().Paragraphs() {
 		explanation = append(explanation, p)
 	}
 	_, tensorInput := s.(viz.TensorLoader)

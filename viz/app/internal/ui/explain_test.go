@@ -37,7 +37,7 @@ func TestExplanationFitsUnderThePicture(t *testing.T) {
 					all = append(all, l)
 				}
 			}
-			assert.Equal(t, strings.Fields(strings.Join(g.Scene().Explain(), " ")), strings.Fields(strings.Join(all, " ")), "%s", name)
+			assert.Equal(t, strings.Fields(strings.Join(g.Scene().Explain().Paragraphs(), " ")), strings.Fields(strings.Join(all, " ")), "%s", name)
 			strip := func(img *image.RGBA) *image.RGBA {
 				return img.SubImage(image.Rect(sr.Min.X, pr.Max.Y, sr.Max.X, sr.Max.Y)).(*image.RGBA)
 			}

@@ -247,7 +247,7 @@ func (g *Shell) pictureRect() image.Rectangle {
 
 // explanation lays out the current scene's explanation for a scene area.
 func (g *Shell) explanation(sr image.Rectangle) explainLayout {
-	return layoutExplanation(sr.Dx(), sr.Dy(), g.scene().Explain())
+	return layoutExplanation(sr.Dx(), sr.Dy(), g.scene().Explain().Paragraphs())
 }
 
 // values returns the current scene's parameter values.

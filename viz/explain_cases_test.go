@@ -1,0 +1,94 @@
+package viz
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The false sentences a user found in settings that hand-picked tests
+// had missed (issue 23), each now a regression test. The sweep
+// (TestSweep) checks the same claims over the whole control space.
+
+// explainedText makes a scene, applies the settings in order and returns
+// its explanation as one text.
+func explainedText(t *testing.T, name string, settings ...[2]string) (Scene, string) {
+	t.Helper()
+	s, err := New(name)
+	require.NoError(t, err)
+	for _, kv := range settings {
+		require.NoError(t, s.Set(kv[0], kv[1]), kv)
+	}
+	return s, strings.Join(s.Explain().Paragraphs(), "\n")
+}
+
+// Case 1: with every value clipped, the advice pointed the wrong way.
+func TestWindowAdviceLowersAClippingScale(t *testing.T) {
+	_, text := explainedText(t, "window", [2]string{"scale", "40"})
+	assert.Contains(t, text, "100% of the values are clipped")
+	assert.Contains(t, text, "lower the scale toward 2^14")
+	assert.NotContains(t, strings.ToLower(text), "raise the scale")
+	_, text = explainedText(t, "window", [2]string{"scale", "-10"})
+	assert.Contains(t, text, "raise the scale toward 2^14")
+	assert.NotContains(t, strings.ToLower(text), "lower the scale")
+}
+
+// Case 2: E8M0 was given a sign, subnormals and a zero, and an even
+// spacing.
+func TestExplorerDescribesE8M0Truly(t *testing.T) {
+	_, text := explainedText(t, "explorer", [2]string{"format", "E8M0"})
+	for _, want := range []string{"no sign bit", "no zero", "no subnormals", "1 NaN code", "Every value of E8M0 is a power of two",
+		"The next values down and up are 0.25 and 1, 0.25 below and 0.5 above"} {
+		assert.Contains(t, text, want)
+	}
+	for _, wrong := range []string{"sign 0", "smallest subnormal", "0.5 apart"} {
+		assert.NotContains(t, text, wrong)
+	}
+}
+
+// Case 3: a typed NaN was said to lie beyond the largest value.
+func TestExplorerTypedNaNIsNotBeyondAnything(t *testing.T) {
+	_, text := explainedText(t, "explorer", [2]string{"format", "E5M2"}, [2]string{"value", "nan"})
+	assert.Contains(t, text, "NaN has nothing to round: in E5M2 it becomes NaN, code 0x7E.")
+	assert.NotContains(t, text, "beyond 57344")
+	assert.NotContains(t, text, "even beyond")
+}
+
+// Case 4: below the smallest normal value the relative precision falls;
+// it was said to stay the same.
+func TestExplorerSubnormalPrecisionFalls(t *testing.T) {
+	_, text := explainedText(t, "explorer", [2]string{"code", "2"})
+	assert.Contains(t, text, "a subnormal value")
+	assert.Contains(t, text, "the relative precision falls as values shrink")
+	assert.NotContains(t, text, "stays about the same")
+	_, text = explainedText(t, "explorer", [2]string{"code", "0x38"})
+	assert.Contains(t, text, "stays about the same")
+}
+
+// Case 8: a value that the new format cannot hold was an error of the
+// format control, and stayed there after the value was fixed.
+func TestExplorerProblemBelongsToTheValue(t *testing.T) {
+	s, text := explainedText(t, "explorer", [2]string{"value", "-3"}, [2]string{"format", "E8M0"})
+	assert.Equal(t, "E8M0", mustGet(t, s, "format"), "the format change is taken")
+	assert.Equal(t, map[string]string{"value": "E8M0 cannot hold -3: it has no sign bit"}, Problems(s))
+	assert.Contains(t, text, "You typed -3, which E8M0 cannot hold: it has no sign bit.")
+	require.NoError(t, s.Set("value", "3"))
+	assert.Empty(t, Problems(s), "fixing the value clears its problem")
+	assert.Contains(t, strings.Join(s.Explain().Paragraphs(), " "), "You typed 3")
+	// Typing a value the format cannot hold is refused at once, beside
+	// the value control.
+	assert.Error(t, s.Set("value", "-3"))
+	// Going back to a signed format clears the problem too.
+	s, _ = explainedText(t, "explorer", [2]string{"value", "-3"}, [2]string{"format", "E8M0"})
+	require.NoError(t, s.Set("format", "E4M3FN"))
+	assert.Empty(t, Problems(s))
+}
+
+func mustGet(t *testing.T, s Scene, name string) string {
+	t.Helper()
+	v, err := s.Get(name)
+	require.NoError(t, err)
+	return v
+}
