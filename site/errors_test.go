@@ -145,3 +145,25 @@ func TestCountsAsIntegers(t *testing.T) {
 
 // jsString quotes s for JavaScript.
 func jsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// Issue 23 case 8: a typed -3, then a format that cannot hold it. The
+// format is taken, the problem stands beside the value that no longer
+// fits (not beside the format), and it goes when the value is fixed.
+func TestProblemStandsBesideItsControl(t *testing.T) {
+	base, _ := server(t)
+	tab := newTab(t)
+	tab.do(t, chromedp.Navigate(sceneURL(base, "explorer")))
+	tab.waitReady(t)
+	tab.set(t, "#p-value", "-3")
+	tab.set(t, "#p-format", "E8M0")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(errorOf(t, tab, "value"), "E8M0 cannot hold -3") {
+		require.True(t, time.Now().Before(deadline), "no problem beside the value: %q", errorOf(t, tab, "value"))
+		time.Sleep(50 * time.Millisecond)
+	}
+	assert.Empty(t, errorOf(t, tab, "format"), "the format was taken")
+	assert.Equal(t, "E8M0", eval[string](t, tab, `document.getElementById("p-format").value`))
+	tab.set(t, "#p-value", "3")
+	waitNoError(t, tab, "value", "typing a value E8M0 holds")
+	assert.Empty(t, errorOf(t, tab, "format"))
+}

@@ -44,7 +44,7 @@ func newDelayed() Scene {
 		Param{Name: "drift", Label: "Drift % per step", Kind: ParamInt, Min: -5, Max: 5, Step: 1, Default: "0",
 			Help: "the tensor's standard deviation grows by this many percent at every step"},
 		Param{Name: "spike", Label: "Spike factor (log₂)", Kind: ParamInt, Min: 0, Max: 16, Step: 1, Default: "10",
-			Help: "one step is multiplied by 2^spike, like a loss spike (0: none); it clips at once, then flushes small values while it stays in the history"},
+			Help: "one step is multiplied by 2^spike, like a loss spike (0: none)"},
 		Param{Name: "spike_at", Label: "Spike at step", Kind: ParamInt, Min: 0, Max: delayedSteps - 1, Step: 1, Default: "80",
 			Help: "the step that spikes; click a plot to move it"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "5",

@@ -45,6 +45,7 @@ type ditherScene struct {
 	tinyStart, tinyUpdate float64
 	scoreKey              string
 	scores                []ditherScore // nearest, one frame, Bayer, Floyd–Steinberg, mean of N
+	biased                int           // pixels whose expected stochastic value is not the original
 }
 
 // ditherScore is how one quantized image compares with the original:
@@ -70,7 +71,7 @@ func newDither() Scene {
 		Param{Name: "animate", Label: "Grow N live", Kind: ParamBool, Default: "true",
 			Help: "N grows by one frame at every screen refresh and the box clears itself at 256; ticking it at 256 starts again from 1"},
 		Param{Name: "bits", Label: "Random bits", Kind: ParamInt, Min: 1, Max: 32, Step: 1, Default: "32",
-			Help: "random bits per stochastic rounding; too few bias the result toward zero"},
+			Help: "random bits added below the last kept bit before truncating, per stochastic rounding (the floor rule)"},
 		Param{Name: "bayer", Label: "Bayer matrix", Kind: ParamChoice, Options: []string{"2", "4", "8"}, Default: "4",
 			Help: "size of the ordered-dithering threshold matrix"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "1",
@@ -209,6 +210,7 @@ func (s *ditherScene) compute() error {
 			return err
 		}
 		s.sum, s.nSum, s.psnr = make([]float64, len(img.Pix())), 0, nil
+		s.biased = s.countBiased()
 		s.key = key
 	}
 	n := s.ps.int("frames")
@@ -250,6 +252,37 @@ func (s *ditherScene) compute() error {
 		return err
 	}
 	return s.computeTiny()
+}
+
+// countBiased counts the pixels whose expected value under stochastic
+// rounding with r random bits is not the pixel itself. With r bits the
+// floor rule goes up with probability floor(δ·2^r)/2^r, where δ is the
+// pixel's position between the two levels around it, so a pixel is
+// unbiased exactly when δ·2^r is a whole number. Every product here is
+// exact in float64: a float32 times a small integer, or a difference of
+// float32 values scaled by a power of two.
+func (s *ditherScene) countBiased() int {
+	o := s.stoch.Options()
+	r := math.Ldexp(1, o.RandomBits)
+	n := 0
+	for _, v := range s.img.Pix() {
+		v = min(max(v, 0), 1)
+		var d float64
+		if o.Format == nil {
+			t := float64(v) * float64(o.Levels-1)
+			d = t - math.Floor(t)
+		} else {
+			ex, err := o.Format.Explain(float64(v*float32(o.Scale)), fp8.Mode{})
+			if err != nil {
+				continue
+			}
+			d = ex.UpProbability
+		}
+		if dr := d * r; dr != math.Floor(dr) {
+			n++
+		}
+	}
+	return n
 }
 
 // computeScores measures every image against the original: raw PSNR,
@@ -342,6 +375,8 @@ func (s *ditherScene) Facts() map[string]string {
 		"growing":               s.ps.str("animate"),
 		"max_frames":            strconv.Itoa(ditherMaxFrames),
 		"image_size":            fmt.Sprintf("%dx%d", s.img.Width(), s.img.Height()),
+		"pixels":                strconv.Itoa(len(s.img.Pix())),
+		"biased_pixels":         strconv.Itoa(s.biased),
 	}
 	for _, sc := range s.scores {
 		m["blur_psnr_"+sc.key+"_db"] = fact(sc.blur)

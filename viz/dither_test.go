@@ -71,7 +71,7 @@ func TestDitherGrowsN(t *testing.T) {
 	// Facts, explanation and caption all read the one frames parameter.
 	f := s.Facts()
 	assert.Equal(t, "11", f["frames"])
-	assert.Contains(t, strings.Join(s.Explain().Paragraphs(), " "), "the mean of 11 such frames")
+	assert.Contains(t, strings.Join(s.Explain().Paragraphs(), " "), "The mean of 11 stochastic frames")
 	assert.Contains(t, strings.Join(s.Explain().Paragraphs(), " "), "Grow N live is on")
 	assert.Greater(t, factFloat(t, f, "psnr_average_db"), factFloat(t, f, "psnr_stochastic_1_db"))
 	// Going back to fewer frames recomputes the mean.
@@ -123,7 +123,7 @@ func TestDitherEyeMeasures(t *testing.T) {
 		assert.Contains(t, text, "the best is "+blur+" (", p)
 		assert.Contains(t, text, "ranks "+ssim+" first", p)
 		assert.Equal(t, raw != blur, strings.Contains(text, "The rankings differ"), p)
-		assert.Equal(t, raw == blur, strings.Contains(text, "Both measures agree"), p)
+		assert.Equal(t, raw == blur, strings.Contains(text, "Both PSNRs rank the same method first"), p)
 		if raw != blur && ssim == raw {
 			assert.Contains(t, text, "SSIM sides with raw PSNR", p)
 		}

@@ -1,7 +1,6 @@
 package viz
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -9,14 +8,9 @@ import (
 	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
-// Explainer is implemented by every Scene: Explain returns the scene's
-// explanation, a few paragraphs of plain text computed from its Facts, so
-// that every judgement in it (better or worse, present or absent, raises or
-// lowers, how many) is chosen from the numbers on screen. The site, the
-// desktop app and `fp8lab render --explain` show this same text.
-type Explainer interface {
-	Explain() []string
-}
+// Words shared by the scenes' explanations (each in NAME_explain.go, built
+// from package claim's typed claims): how numbers are written, and a
+// reader of a scene's Facts.
 
 // facts reads a scene's Facts for an explanation.
 type facts map[string]string
@@ -72,18 +66,6 @@ func pctText(v float64) string {
 // precision an explanation shows them with.
 func dbEqual(a, b float64) bool { return dbText(a) == dbText(b) }
 
-// change names how a level moves from a to b: "raises", "lowers" or
-// "leaves unchanged" (equal to the shown decimal).
-func change(a, b float64) string {
-	switch {
-	case dbEqual(a, b):
-		return "leaves unchanged"
-	case b > a:
-		return "raises"
-	}
-	return "lowers"
-}
-
 // plural writes n with a noun, singular for one.
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -98,52 +80,6 @@ func errorExplanation(f facts) ([]string, bool) {
 		return []string{"The scene cannot be computed: " + e + "."}, true
 	}
 	return nil, false
-}
-
-// Explain implements Explainer.
-func (s *rangeScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
-
-func (s *rangeScene) explainOld() []string {
-	f := facts(s.Facts())
-	out := []string{"Each row is a format; every tick is one of its positive values on a log scale. " +
-		"The ticks are evenly spread within a power of two and double their spacing at the next one."}
-	names := strings.Split(f["formats"], ",")
-	var each []string
-	for _, n := range names {
-		each = append(each, fmt.Sprintf("%s runs from %s to %s (%s positive values, %s powers of two, step %s between 1 and 2)",
-			n, f[n+".min_subnormal"], f[n+".max"], f[n+".positive_values"], f[n+".binades"], f[n+".eps"]))
-	}
-	out = append(out, strings.Join(each, "; ")+".")
-	if len(names) >= 2 {
-		a, b := names[0], names[1]
-		wider, finer := "more", "finer"
-		if f.num(a+".binades") < f.num(b+".binades") {
-			wider = "fewer"
-		} else if f.num(a+".binades") == f.num(b+".binades") {
-			wider = "as many"
-		}
-		if f.num(a+".eps") > f.num(b+".eps") {
-			finer = "coarser"
-		} else if f.num(a+".eps") == f.num(b+".eps") {
-			finer = "as fine"
-		}
-		out = append(out, fmt.Sprintf("%s spans %s powers of two than %s and is %s between 1 and 2: "+
-			"bits spent on the exponent buy range, bits spent on the mantissa buy precision.", a, wider, b, finer))
-	}
-	// Where each format overflows, rounding to nearest even first: the
-	// tie halfway to the step beyond max overflows only when that step is
-	// the even neighbour.
-	var over []string
-	for _, n := range names {
-		if f[n+".overflow_inclusive"] == "true" {
-			over = append(over, fmt.Sprintf("%s from %s (the tie goes to the even step beyond %s)", n, f[n+".overflow_threshold"], f[n+".max"]))
-		} else {
-			over = append(over, fmt.Sprintf("%s above %s (the tie rounds back to %s)", n, f[n+".overflow_threshold"], f[n+".max"]))
-		}
-	}
-	out = append(out, "Rounding to nearest even comes before the overflow check, so a format overflows halfway to the step beyond its largest value, "+
-		"shaded where it lies on the axis: "+strings.Join(over, "; ")+".")
-	return out
 }
 
 // joinAnd writes a list as "a", "a and b" or "a, b and c".
@@ -161,4 +97,13 @@ func legacyExplanation(paras []string) claim.Explanation {
 		e.Add(claim.Lit(p))
 	}
 	return e
+}
+
+// lowerFirst lowercases the first letter of a sentence's start for use
+// mid-sentence, unless the first word is an acronym ("MX").
+func lowerFirst(s string) string {
+	if len(s) > 1 && s[1] >= 'a' && s[1] <= 'z' {
+		return strings.ToLower(s[:1]) + s[1:]
+	}
+	return s
 }

@@ -91,11 +91,11 @@ func newGranularity() Scene {
 	}
 	return &granularityScene{ps: newParamSet(
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: []string{"E4M3FN", "E5M2", "E3M2", "E2M3", "E2M1"}, Default: "E4M3FN",
-			Help: "element format of every case but NVFP4, which is always E2M1 with E4M3 block scales"},
+			Help: "element format of every case but NVFP4, which brings its own: E2M1 elements with E4M3 block scales"},
 		Param{Name: "focus", Label: "Granularity in focus", Kind: ParamChoice, Options: keys, Default: "mx",
 			Help: "the granularity whose numbers are detailed (MX: how many values saturate); click a column to pick it"},
 		Param{Name: "mx_rounding", Label: "MX scale rounding", Kind: ParamChoice, Options: scaleRoundingNames(), Default: fp8.ScaleFloor.String(),
-			Help: "how MX rounds amax ÷ max to its power-of-two E8M0 scale: floor (OCP MX, saturates some values), ceil (Transformer Engine, never saturates), nearest-even (to the nearest power of two, ties to even)"},
+			Help: "how MX rounds amax ÷ max to its power-of-two E8M0 scale: floor (OCP MX), ceil (Transformer Engine: rounds up), nearest-even (to the nearest power of two, ties to even)"},
 		Param{Name: "tensor", Label: "Tensor", Kind: ParamChoice, Options: tensorKinds, Default: "normal",
 			Help: "normal N(0,1), lognormal spread over many binades, gradients heavy-tailed and tiny (around 2⁻¹²), each with the outliers below; loaded: 256×256 of a tensor from a .npy or CSV file"},
 		Param{Name: "outlier_rows", Label: "Outlier rows", Kind: ParamInt, Min: 0, Max: 16, Step: 1, Default: "3",

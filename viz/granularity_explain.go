@@ -1,22 +1,17 @@
 package viz
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
+	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
-// granOrder lists the granularity scene's finer cases with their
-// descriptions, compared in the explanation with one scale per tensor.
-var granOrder = []struct{ key, text string }{
-	{"row", "One scale per row"},
-	{"tile1x128", "1×128 tiles"},
-	{"block128", "128×128 blocks"},
-	{"mx", "MX, a power-of-two scale per 32 values"},
-	{"nvfp4", "NVFP4, E2M1 elements with a scale per 16"},
-}
+// The granularity scene's explanation: one scale for the whole tensor
+// against every finer granularity of scaling's table, judged by the
+// whole-tensor SQNR and by the worst row, which the whole-tensor figure
+// hides.
 
 // granKinds describes the synthetic tensors of tensorKinds.
 var granKinds = map[string]string{
@@ -25,105 +20,147 @@ var granKinds = map[string]string{
 	"gradients": "heavy-tailed values around 2^-12, as gradients are",
 }
 
-// Explain implements Explainer.
-func (s *granularityScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
+// caseName names a granularity case in a sentence: its label from
+// scaling's table, capitalized ("Row", "1×128 tile", "MX").
+func caseName(c *granularityCase) string {
+	if c.key == "tensor" {
+		return "one scale for the whole tensor"
+	}
+	return strings.ToUpper(c.name[:1]) + c.name[1:]
+}
 
-func (s *granularityScene) explainOld() []string {
-	f := facts(s.Facts())
-	if e, ok := errorExplanation(f); ok {
+// scalesBy names a granularity as where its scales come from: "one scale
+// for the whole tensor", "scales per row", "MX".
+func scalesBy(c *granularityCase) string {
+	switch {
+	case c.key == "tensor":
+		return "one scale for the whole tensor"
+	case strings.ToUpper(c.name) == c.name:
+		return c.name
+	}
+	return "scales per " + c.name
+}
+
+// Explain implements Scene.
+func (s *granularityScene) Explain() claim.Explanation {
+	var e claim.Explanation
+	if err := s.compute(); err != nil {
+		e.Addf("The scene cannot be computed: %s.", err)
 		return e
 	}
-	loaded := f["tensor"] == "loaded"
-	rows, cols, k := f.int("outlier_rows"), f.int("outlier_cols"), f.int("factor_log2")
-	outliers := !loaded && (rows > 0 || cols > 0) && k > 0
+	tensor := s.cases[0] // scaling's table starts with the whole tensor
+	db := func(key string, v float64) claim.Quantity { return claim.Quantity{Key: key, V: v, Show: dbText} }
+	e.Addf("One scale for the whole tensor gives a whole-tensor SQNR of %s %s %s; %s.",
+		db("granularity.tensor.sqnr", tensor.m.SQNR),
+		claim.Compare{Key: "granularity.tensor.sqnr_vs_worst_row", A: tensor.m.SQNR, B: tensor.m.Rows.Worst, Show: dbText,
+			Above: "but a worst row of only", Below: "and a worst row of", Same: "and a worst row of"},
+		db("granularity.tensor.worst_row", tensor.m.Rows.Worst), s.bestWorstRow())
+	e.Add(s.matrixParagraph())
+	e.Add(s.tensorParagraph(tensor))
+	var parts []claim.Phrase
+	for _, c := range s.cases[1:] {
+		parts = append(parts, claim.Sprintf("%s (%d scales): %s lost, worst row %s, %s one scale", caseName(c), len(c.q.Scales),
+			claim.Count{Key: "granularity." + c.key + ".underflow", N: c.m.Underflow, One: "value", Many: "values", None: "no value"},
+			db("granularity."+c.key+".worst_row", c.m.Rows.Worst),
+			claim.Compare{Key: "granularity." + c.key + ".worst_row_vs_tensor", A: c.m.Rows.Worst, B: tensor.m.Rows.Worst, Show: dbText,
+				Above: "better than", Below: "worse than", Same: "the same as"}))
+	}
+	e.Add(claim.Sprintf("%s.", claim.Join(parts, ". ")))
+	e.Add(s.mxParagraph())
+	e.Add(s.spansParagraph())
+	return e
+}
+
+// bestWorstRow names the granularity with the highest worst-row SQNR at the
+// shown precision (several when they tie).
+func (s *granularityScene) bestWorstRow() claim.Phrase {
+	best := math.Inf(-1)
+	for _, c := range s.cases {
+		best = math.Max(best, c.m.Rows.Worst)
+	}
+	var keys, names []string
+	for _, c := range s.cases {
+		if dbEqual(c.m.Rows.Worst, best) {
+			keys, names = append(keys, c.key), append(names, scalesBy(c))
+		}
+	}
+	return claim.Sprintf("the best worst row, %s, comes from %s", dbText(best),
+		claim.Is{Key: "granularity.best_worst_row", Value: strings.Join(keys, "+"), Words: strings.Join(names, " and ")})
+}
+
+// outliersPlanted reports whether the synthetic matrix has outliers.
+func (s *granularityScene) outliersPlanted() bool {
+	return !s.loadedMatrix() && (s.ps.int("outlier_rows") > 0 || s.ps.int("outlier_cols") > 0) && s.ps.int("factor") > 0
+}
+
+// matrixParagraph says what matrix is quantized.
+func (s *granularityScene) matrixParagraph() claim.Phrase {
 	const what = "each column of the picture is one granularity, that is, which elements share a scale."
-	var out []string
 	switch {
-	case loaded:
-		out = append(out, fmt.Sprintf("The %s, quantized to %s; %s", f["source"], f["format"], what))
-	case outliers:
-		out = append(out, fmt.Sprintf("The same %s×%s matrix, with %s and %s 2^%d times larger than the rest, quantized to %s; %s",
-			f["rows"], f["cols"], plural(rows, "outlier row", "outlier rows"), plural(cols, "outlier column", "outlier columns"), k, f["format"], what))
-	default:
-		out = append(out, fmt.Sprintf("The same %s×%s matrix, without outliers (%s), quantized to %s; %s",
-			f["rows"], f["cols"], granKinds[f["tensor"]], f["format"], what))
+	case s.loadedMatrix():
+		return claim.Sprintf("The %s, quantized to %s; %s", s.loadedFrom, s.ps.str("format"), what)
+	case s.outliersPlanted():
+		return claim.Sprintf("A %d×%d matrix (%s) with %s and %s 2^%d times larger than the rest, quantized to %s; %s", granSide, granSide,
+			granKinds[s.ps.str("tensor")],
+			claim.Count{Key: "granularity.outlier_rows", N: s.ps.int("outlier_rows"), One: "outlier row", Many: "outlier rows", None: "no outlier row"},
+			claim.Count{Key: "granularity.outlier_cols", N: s.ps.int("outlier_cols"), One: "outlier column", Many: "outlier columns", None: "no outlier column"},
+			s.ps.int("factor"), s.ps.str("format"), what)
 	}
-	tu := f.int("tensor.underflow")
-	p := fmt.Sprintf("One scale for the whole tensor gives a whole-tensor SQNR of %s and a worst row of %s; ", f.db("tensor.sqnr_db"), f.db("tensor.worst_row_db"))
+	return claim.Sprintf("A %d×%d matrix without outliers (%s), quantized to %s; %s", granSide, granSide, granKinds[s.ps.str("tensor")], s.ps.str("format"), what)
+}
+
+// tensorParagraph says how many values one scale flushes to zero, and why.
+func (s *granularityScene) tensorParagraph(tensor *granularityCase) claim.Phrase {
+	n := tensor.m.Underflow
+	lost := claim.Count{Key: "granularity.tensor.underflow", N: n, One: "value becomes", Many: "values become", None: "no value becomes"}
 	switch {
-	case tu > 0 && outliers:
-		p += fmt.Sprintf("%s become zero: the outliers choose the scale and the small values vanish.", plural(tu, "value", "values"))
-	case tu > 0 && loaded:
-		p += fmt.Sprintf("%s become zero: below the smallest subnormal once the tensor's one scale is applied.", plural(tu, "value", "values"))
-	case tu > 0:
-		p += fmt.Sprintf("%s become zero, the tails of the distribution below the window.", plural(tu, "value", "values"))
-	default:
-		p += "no value becomes zero."
+	case n > 0 && s.outliersPlanted():
+		return claim.Sprintf("With one scale %s zero: the outliers choose the scale and the small values vanish.", lost)
+	case n > 0 && s.loadedMatrix():
+		return claim.Sprintf("With one scale %s zero: below the smallest subnormal once the tensor's one scale is applied.", lost)
+	case n > 0:
+		return claim.Sprintf("With one scale %s zero, the tails of the distribution below the window.", lost)
 	}
-	out = append(out, p)
-	var parts []string
-	tw := f.num("tensor.worst_row_db")
-	best, bestDB := "one scale for the whole tensor", tw
-	for _, g := range granOrder {
-		w := f.num(g.key + ".worst_row_db")
-		cmp := "better than"
-		switch {
-		case dbEqual(w, tw):
-			cmp = "the same as"
-		case w < tw:
-			cmp = "worse than"
-		}
-		parts = append(parts, fmt.Sprintf("%s (%s scales): %s lost, worst row %s, %s one scale",
-			g.text, f[g.key+".scales"], plural(f.int(g.key+".underflow"), "value", "values"), f.db(g.key+".worst_row_db"), cmp))
-		if w > bestDB && !dbEqual(w, bestDB) {
-			best, bestDB = g.text, w
+	return claim.Sprintf("With one scale %s zero.", lost)
+}
+
+// mxParagraph says how many values MX saturates with the chosen rounding
+// of its power-of-two scale X, and why.
+func (s *granularityScene) mxParagraph() claim.Phrase {
+	var mx *granularityCase
+	for _, c := range s.cases {
+		if c.g.Scales() == scaling.ScaleE8M0 {
+			mx = c
 		}
 	}
-	out = append(out, strings.Join(parts, ". ")+".")
-	out = append(out, mxSaturation(f))
+	if mx == nil {
+		return claim.Lit("")
+	}
+	rule, max := s.ps.str("mx_rounding"), mx.fmt.Max()
+	n := claim.Count{Key: "granularity.mx.overflow", N: mx.m.Overflow, One: "value saturates", Many: "values saturate", None: "no value saturates"}
+	p := claim.Sprintf("MX with the %s rule for its scale X: %s, rounding above %s, %s's largest value, once divided by its block's X.", rule, n, exact(max), mx.fmt.Name())
+	if rule != "floor" {
+		return p
+	}
+	emax, err := scaling.MXEmax(mx.fmt)
+	if err != nil {
+		return p
+	}
+	lo, hi := math.Exp2(float64(emax)), math.Exp2(float64(emax+1))
+	return claim.Sprintf("%s The floor rule puts each block's largest |x/X| in [%s, %s), %s %s; the ceil rule never saturates.", p, exact(lo), exact(hi),
+		claim.Compare{Key: "granularity.mx.floor_reach", A: hi, B: max, Above: "which reaches past", Below: "which stays within", Same: "which stays within"}, exact(max))
+}
+
+// spansParagraph compares how far the two measures move across the
+// granularities.
+func (s *granularityScene) spansParagraph() claim.Phrase {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	wlo, whi := math.Inf(1), math.Inf(-1)
-	for _, g := range append([]string{"tensor"}, "row", "tile1x128", "block128", "mx", "nvfp4") {
-		lo, hi = math.Min(lo, f.num(g+".sqnr_db")), math.Max(hi, f.num(g+".sqnr_db"))
-		wlo, whi = math.Min(wlo, f.num(g+".worst_row_db")), math.Max(whi, f.num(g+".worst_row_db"))
+	for _, c := range s.cases {
+		lo, hi = math.Min(lo, c.m.SQNR), math.Max(hi, c.m.SQNR)
+		wlo, whi = math.Min(wlo, c.m.Rows.Worst), math.Max(whi, c.m.Rows.Worst)
 	}
-	moves := "less"
-	if hi-lo > whi-wlo {
-		moves = "more"
-	}
-	out = append(out, fmt.Sprintf("Across granularities the whole-tensor SQNR spans %s (%s to %s) and the worst row %s (%s to %s): "+
-		"the whole-tensor figure moves %s than the worst row. The best worst row here comes from: %s.",
-		dbText(hi-lo), dbText(lo), dbText(hi), dbText(whi-wlo), dbText(wlo), dbText(whi), moves, lowerFirst(best)))
-	return out
-}
-
-// mxSaturation says how many values MX saturates with the chosen rounding
-// of its power-of-two scale X, and why.
-func mxSaturation(f facts) string {
-	n, rule, max := f.int("mx.overflow"), f["mx_rounding"], f["mx.max"]
-	p := fmt.Sprintf("MX with the %s rule for its scale X: ", rule)
-	if n == 0 {
-		p += fmt.Sprintf("no value saturates, none has |x/X| rounding above %s, %s's max.", max, f["mx.format"])
-	} else {
-		p += fmt.Sprintf("%s saturate: divided by their block's X they round above %s, %s's max, and are clamped to it.",
-			plural(n, "value", "values"), max, f["mx.format"])
-	}
-	if _, ok := f["mx.emax"]; ok && rule == "floor" {
-		lo, hi := math.Exp2(float64(f.int("mx.emax"))), math.Exp2(float64(f.int("mx.emax")+1))
-		reach := "which stays within"
-		if hi > f.num("mx.max") {
-			reach = "which reaches past"
-		}
-		p += fmt.Sprintf(" The floor rule puts each block's largest |x/X| in [%s, %s), %s %s; the ceil rule never saturates.", exact(lo), exact(hi), reach, max)
-	}
-	return p
-}
-
-// lowerFirst lowercases the first letter of a sentence's start for use
-// mid-sentence, unless the first word is an acronym ("MX").
-func lowerFirst(s string) string {
-	if len(s) > 1 && s[1] >= 'a' && s[1] <= 'z' {
-		return strings.ToLower(s[:1]) + s[1:]
-	}
-	return s
+	return claim.Sprintf("Across granularities the whole-tensor SQNR spans %s (%s to %s) and the worst row %s (%s to %s): the whole-tensor figure moves %s the worst row.",
+		dbText(hi-lo), dbText(lo), dbText(hi), dbText(whi-wlo), dbText(wlo), dbText(whi),
+		claim.Compare{Key: "granularity.spans", A: hi - lo, B: whi - wlo, Show: dbText, Above: "more than", Below: "less than", Same: "as much as"})
 }

@@ -182,9 +182,8 @@ func mxSaturated(t *scaling.Tensor, f *fp8.Format, emax int) int {
 
 // The explanation's claims follow the facts in settings whose conclusions
 // differ: outliers present or not, MX saturating or not (the count checked
-// against an independent one), and which granularity has the best worst row.
+// against an independent one). TestSweep checks every claim over the controls.
 func TestExplainGranularityFollowsFacts(t *testing.T) {
-	bests := map[string]bool{}
 	saturating := map[bool]bool{}
 	for _, p := range []map[string]string{nil, {"mx_rounding": "ceil"}, {"outlier_rows": "0"}, {"format": "E5M2"},
 		{"outlier_rows": "0", "outlier_cols": "4", "format": "E2M1"}, {"factor": "0", "mx_rounding": "nearest-even"}, {"tensor": "gradients", "outlier_rows": "0"}, {"tensor": "lognormal"}} {
@@ -201,17 +200,8 @@ func TestExplainGranularityFollowsFacts(t *testing.T) {
 		if f["mx_rounding"] == "ceil" {
 			assert.Zero(t, n, "ceil never saturates")
 		}
-		best, bestDB := "one scale for the whole tensor", f.num("tensor.worst_row_db")
-		for _, g := range granOrder {
-			if w := f.num(g.key + ".worst_row_db"); w > bestDB && !dbEqual(w, bestDB) {
-				best, bestDB = g.text, w
-			}
-		}
-		assert.Contains(t, text, "The best worst row here comes from: "+lowerFirst(best)+".", p)
-		bests[best] = true
 	}
 	assert.True(t, saturating[true] && saturating[false], "settings with and without MX saturation")
-	assert.GreaterOrEqual(t, len(bests), 2, "settings whose best granularity differs: %v", bests)
 	// The count is the independent one.
 	s, err := New("granularity")
 	require.NoError(t, err)
@@ -241,7 +231,7 @@ func TestGranularityLoadsTensors(t *testing.T) {
 	assert.Equal(t, float32(1e6), g.t.At(2, 3))
 	assert.Equal(t, big.At(255, 255), g.t.At(255, 255))
 	paras := s.Explain().Paragraphs()
-	assert.Contains(t, paras[0], "The first 256×256 of a loaded 300×1000 tensor, quantized to E4M3FN")
+	assert.Contains(t, strings.Join(paras, " "), "The first 256×256 of a loaded 300×1000 tensor, quantized to E4M3FN")
 	assert.NotContains(t, strings.Join(paras, " "), "outliers choose", "no claim about outliers a loaded tensor may not have")
 	_, err = RenderScene(s, 1024, 768)
 	require.NoError(t, err)

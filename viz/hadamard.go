@@ -50,6 +50,18 @@ type hadamardScene struct {
 // all of which MX scaling accepts too.
 var compareFormats = []string{"E2M1", "E2M3", "E3M2", "E4M3FN", "E5M2"}
 
+// chartFormats are the formats of the side-by-side chart: compareFormats,
+// and the chosen format when it is not among them, so that the format the
+// scene shows always has its bar.
+func chartFormats(chosen string) []string {
+	for _, n := range compareFormats {
+		if n == chosen {
+			return compareFormats
+		}
+	}
+	return append(append([]string(nil), compareFormats...), chosen)
+}
+
 // formatGain is the SQNR of all elements, quantized directly and after
 // rotation, in one format.
 type formatGain struct {
@@ -76,9 +88,9 @@ func newHadamard() Scene {
 		Param{Name: "block", Label: "Hadamard block", Kind: ParamChoice, Options: []string{"16", "32", "64", "128", "256", "full"}, Default: "full",
 			Help: "size of the diagonal Hadamard blocks; full rotates the whole row"},
 		Param{Name: "random_signs", Label: "Random signs", Kind: ParamBool, Default: "false",
-			Help: "multiply by random ±1 before the transform (randomized Hadamard): one outlier no longer gives two clean peaks"},
+			Help: "multiply each element by a random ±1 before the transform (randomized Hadamard)"},
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: signedFormats(), Default: "E2M1",
-			Help: "element format: rotation rescues FP4 (E2M1), whose grid is coarse; with FP8 E4M3 it can lower SQNR (see the per-format chart)"},
+			Help: "the element format the rows are quantized to, directly and after the rotation; the per-format chart shows the same experiment in the FP4, FP6 and FP8 element formats"},
 		Param{Name: "granularity", Label: "Scaling", Kind: ParamChoice, Options: []string{"tensor", "row", "mx"}, Default: "tensor",
 			Help: "which elements share a scale (mx needs an MX element format)"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "3",
@@ -289,16 +301,17 @@ func (s *hadamardScene) compute() error {
 	return nil
 }
 
-// computeGains runs the experiment in every format of compareFormats, on
-// the same tensor, rotation and granularity; it does not depend on the
-// chosen format, so changing that costs nothing here.
+// computeGains runs the experiment in every format of the chart, on the
+// same tensor, rotation and granularity; choosing another format of
+// compareFormats costs nothing here.
 func (s *hadamardScene) computeGains(t *scaling.Tensor, rot *scaling.Rotation, g scaling.Granularity) ([]formatGain, error) {
-	gk := s.ps.key("tensor", "n", "rows", "outliers", "outlier", "block", "random_signs", "granularity", "seed")
+	formats := chartFormats(s.ps.str("format"))
+	gk := s.ps.key("tensor", "n", "rows", "outliers", "outlier", "block", "random_signs", "granularity", "seed") + strings.Join(formats, ",")
 	if gk == s.gainKey && s.gains != nil {
 		return s.gains, nil
 	}
-	out := make([]formatGain, len(compareFormats))
-	for i, name := range compareFormats {
+	out := make([]formatGain, len(formats))
+	for i, name := range formats {
 		f, err := fp8.Lookup(name)
 		if err != nil {
 			return nil, err
@@ -415,7 +428,7 @@ func (s *hadamardScene) Facts() map[string]string {
 		"outliers":                s.ps.str("outliers"),
 		"outlier_values":          strconv.Itoa(s.outlierValues),
 		"outlier_plain_max_error": fact(s.outlierMaxErr),
-		"compare_formats":         strings.Join(compareFormats, ","),
+		"compare_formats":         strings.Join(chartFormats(s.format.Name()), ","),
 	}
 	if s.crop != "" {
 		m["crop"] = s.crop

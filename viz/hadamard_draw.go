@@ -67,7 +67,7 @@ func (s *hadamardScene) Render(dst *image.RGBA) error {
 	return s.drawErrors(dst, st, right[2])
 }
 
-// drawGains draws, for every format of compareFormats, how many decibels
+// drawGains draws, for every format of chartFormats, how many decibels
 // the rotation adds to (blue, above zero) or takes from (vermillion, below)
 // the SQNR of all elements: where rotation helps and where it hurts, side
 // by side. The chosen format's label is marked; clicking a bar selects it.

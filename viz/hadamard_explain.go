@@ -2,10 +2,15 @@ package viz
 
 import (
 	"fmt"
-	"strings"
+	"math"
 
 	"github.com/fp8lab/fp8lab/viz/claim"
 )
+
+// The Hadamard scene's explanation: what the rotation does to the SQNR in
+// the chosen format, why (the outliers' share of the energy, the amax
+// before and after, the values flushed to zero), and the same experiment
+// in the other formats of the chart.
 
 // scalesText names which elements share a scale, for a granularity.
 func scalesText(g string) string {
@@ -20,112 +25,153 @@ func scalesText(g string) string {
 	return g + " scaling"
 }
 
-// Explain implements Explainer.
-func (s *hadamardScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
-
-func (s *hadamardScene) explainOld() []string {
-	f := facts(s.Facts())
-	if e, ok := errorExplanation(f); ok {
-		return e
-	}
-	scales := scalesText(f["granularity"])
-	ov := f.int("outlier_values")
-	var out []string
-	switch {
-	case f["tensor"] == "loaded":
-		p := fmt.Sprintf("Shown: %s, %s values, quantized to %s with %s, directly and after a Hadamard rotation of blocks of %s. ",
-			f["crop"], f["elements"], f["format"], scales, f["block"])
-		if ov > 0 {
-			verb := "lie beyond %d times the RMS (|x| > %s) and count as outliers"
-			if ov == 1 {
-				verb = "lies beyond %d times the RMS (|x| > %s) and counts as an outlier"
-			}
-			p += fmt.Sprintf("%s "+verb+"; the largest magnitude is %s.",
-				plural(ov, "value", "values"), outlierRMS, f.r("outlier_threshold"), f.r("amax_before"))
-		} else {
-			p += fmt.Sprintf("No value lies beyond %d times the RMS (%s), so none counts as an outlier; the largest magnitude is %s.",
-				outlierRMS, f.r("outlier_threshold"), f.r("amax_before"))
-		}
-		out = append(out, p)
-	case f.int("outliers") > 0:
-		out = append(out, fmt.Sprintf("%s values, every row with %s of size %s, quantized to %s with %s, directly and after a Hadamard rotation of blocks of %s.",
-			f["elements"], plural(f.int("outliers"), "outlier", "outliers"), f.r("amax_before"), f["format"], scales, f["block"]))
-	default:
-		out = append(out, fmt.Sprintf("%s values without outliers (largest magnitude %s), quantized to %s with %s, directly and after a Hadamard rotation of blocks of %s.",
-			f["elements"], f.r("amax_before"), f["format"], scales, f["block"]))
-	}
-	pu, ru := f.int("plain_underflow"), f.int("rotated_underflow")
-	p := fmt.Sprintf("Quantized directly, %d of the %s values become zero and the values other than the outliers have an SQNR of %s.",
-		pu, f["elements"], f.db("plain_bulk_sqnr_db"))
-	if pu > 0 && ov > 0 {
-		p += " The outliers choose the scale."
-	}
-	out = append(out, p)
-	zero := "as many values become zero"
-	switch {
-	case ru < pu:
-		zero = fmt.Sprintf("fewer values become zero (%d instead of %d)", ru, pu)
-	case ru > pu:
-		zero = fmt.Sprintf("more values become zero (%d instead of %d)", ru, pu)
-	default:
-		zero += fmt.Sprintf(" (%d)", ru)
-	}
-	amax := "spreading each outlier over its block"
-	if f.num("amax_after") >= f.num("amax_before") {
-		amax = "which does not shrink it"
-	}
-	all := change(f.num("plain_sqnr_db"), f.num("rotated_sqnr_db"))
-	out = append(out, fmt.Sprintf("After the rotation the largest magnitude is %s, %s; %s. The rotation %s the SQNR of all values, "+
-		"from %s to %s, and %s that of the values other than the outliers, from %s to %s.",
-		f.r("amax_after"), amax, zero,
-		all, f.db("plain_sqnr_db"), f.db("rotated_sqnr_db"),
-		change(f.num("plain_bulk_sqnr_db"), f.num("rotated_bulk_sqnr_db")), f.db("plain_bulk_sqnr_db"), f.db("rotated_bulk_sqnr_db")))
-	verdict := "neither helps nor hurts"
-	why := ""
-	switch all {
-	case "raises":
-		verdict = "helps"
-		if ru < pu {
-			why = " The smaller amax lets the scale fit the bulk, so fewer values fall below the format's smallest step."
-		}
-	case "lowers":
-		verdict = "hurts: it is net negative"
-		if ov > 0 && f.num("outlier_plain_max_error") == 0 {
-			why = " Quantized directly the outliers were stored exactly (the scale maps the largest to the format's maximum) " +
-				"while the other values kept the format's relative precision; the rotation spreads the outliers' energy into every element, " +
-				"where it meets the format's rounding error."
-		}
-	}
-	out = append(out, fmt.Sprintf("Here the rotation %s.%s It is orthogonal (its inverse is its transpose), so it is undone after the matrix product: (A·H)(H⁻¹·B) = A·B.", verdict, why))
-	return append(out, hadamardFormats(f))
+// sqnrMove is the claim of how a level moves from a (before) to b (after),
+// at the one decimal the text shows.
+func sqnrMove(key string, before, after float64) claim.Compare {
+	return claim.Compare{Key: key, A: after, B: before, Show: dbText, Above: "raises", Below: "lowers", Same: "leaves unchanged"}
 }
 
-// hadamardFormats sorts the formats of the side-by-side chart by what the
-// rotation does to their SQNR, each with its change in decibels.
-func hadamardFormats(f facts) string {
-	groups := map[string][]string{}
-	for _, name := range strings.Split(f["compare_formats"], ",") {
-		a, b := f.num(name+".plain_sqnr_db"), f.num(name+".rotated_sqnr_db")
-		c := change(a, b)
-		item := name
-		if c != "leaves unchanged" {
-			item = fmt.Sprintf("%s (%+.1f dB)", name, b-a)
-		}
-		groups[c] = append(groups[c], item)
+// Explain implements Scene.
+func (s *hadamardScene) Explain() claim.Explanation {
+	var e claim.Explanation
+	if err := s.compute(); err != nil {
+		e.Addf("The scene cannot be computed: %s.", err)
+		return e
 	}
-	var parts []string
-	for _, c := range []struct{ key, verb string }{{"raises", "helps"}, {"lowers", "hurts"}, {"leaves unchanged", "leaves unchanged"}} {
-		if l := groups[c.key]; len(l) > 0 {
-			parts = append(parts, c.verb+" "+joinAnd(l))
+	r := s.rep
+	name := s.format.Name()
+	scales := scalesText(s.ps.str("granularity"))
+	all := sqnrMove("hadamard.sqnr", r.Plain.SQNR, r.Rotated.SQNR)
+	bulk := sqnrMove("hadamard.bulk_sqnr", s.bulkPlain.SQNR, s.bulkRot.SQNR)
+	db := func(key string, v float64) claim.Quantity { return claim.Quantity{Key: key, V: v, Show: dbText} }
+	e.Addf("Here the rotation %s the SQNR of all values in %s with %s from %s to %s, and %s that of the values other than the outliers from %s to %s.",
+		all, name, scales, db("hadamard.plain_sqnr", r.Plain.SQNR), db("hadamard.rotated_sqnr", r.Rotated.SQNR),
+		bulk, db("hadamard.plain_bulk_sqnr", s.bulkPlain.SQNR), db("hadamard.rotated_bulk_sqnr", s.bulkRot.SQNR))
+	e.Add(s.shownParagraph())
+	e.Add(s.directParagraph())
+	e.Add(s.rotatedParagraph())
+	e.Add(s.chartParagraph())
+	return e
+}
+
+// shownParagraph says what is quantized.
+func (s *hadamardScene) shownParagraph() claim.Phrase {
+	r := s.rep
+	name := s.format.Name()
+	amax := claim.Quantity{Key: "hadamard.amax_before", V: float64(r.AmaxBefore), Show: sig4}
+	how := fmt.Sprintf("quantized to %s with %s, directly and after a Hadamard rotation of blocks of %d", name, scalesText(s.ps.str("granularity")), s.block)
+	n := claim.Count{Key: "hadamard.elements", N: r.Plain.Elements, One: "value", Many: "values"}
+	if s.crop != "" {
+		out := claim.Count{Key: "hadamard.outlier_values", N: s.outlierValues, One: "value lies", Many: "values lie", None: "no value lies"}
+		return claim.Sprintf("Shown: %s, %s, %s. %s beyond %d times the RMS (|x| > %s) and so %s; the largest magnitude is %s.",
+			s.crop, n, how, out, outlierRMS, claim.Quantity{Key: "hadamard.outlier_threshold", V: s.threshold, Show: sig4},
+			map[bool]string{true: "counts as an outlier", false: "count as outliers"}[s.outlierValues == 1], amax)
+	}
+	per := claim.Count{Key: "hadamard.outliers_per_row", N: s.ps.int("outliers"), One: "outlier", Many: "outliers", None: "no outlier"}
+	return claim.Sprintf("%s, every row with %s, the largest magnitude %s, %s.", n, per, amax, how)
+}
+
+// directParagraph tells what quantizing directly does, and why the SQNR of
+// all values can be high while the other values lose everything: it weighs
+// each value by its square.
+func (s *hadamardScene) directParagraph() claim.Phrase {
+	r := s.rep
+	p := claim.Sprintf("Quantized directly, %s zero (of %d).",
+		claim.Count{Key: "hadamard.plain_underflow", N: r.Plain.Underflow, One: "value becomes", Many: "values become", None: "no value becomes"}, r.Plain.Elements)
+	if s.outlierValues == 0 {
+		return p
+	}
+	share := s.outlierEnergy()
+	p = claim.Sprintf("%s The outliers carry %s of the tensor's energy (its sum of squares); the SQNR of all values, %s, is %s that of the other values, %s.",
+		p, claim.Share{Key: "hadamard.outlier_energy", Fraction: share, Show: pctText},
+		dbText(r.Plain.SQNR), claim.Compare{Key: "hadamard.all_vs_bulk", A: r.Plain.SQNR, B: s.bulkPlain.SQNR, Show: dbText,
+			Above: "above", Below: "below", Same: "the same as"}, dbText(s.bulkPlain.SQNR))
+	if share > 0.5 && claim.Order(r.Plain.SQNR, s.bulkPlain.SQNR, dbText) > 0 {
+		p = claim.Sprintf("%s SQNR weighs each value by its square, so with most of the energy in the outliers it mostly measures them.", p)
+	}
+	if s.ps.str("granularity") == "tensor" {
+		p = claim.Sprintf("%s %s.", p, claim.Has{Key: "hadamard.outlier_is_amax", Present: s.outlierHoldsAmax(),
+			Yes: "The largest magnitude is an outlier's, so the outliers choose the one scale",
+			No:  "The largest magnitude is not an outlier's"})
+	}
+	return p
+}
+
+// outlierEnergy is the outliers' share of Σx².
+func (s *hadamardScene) outlierEnergy() float64 {
+	var out, all float64
+	for i := 0; i < s.t.Rows; i++ {
+		for j := 0; j < s.t.Cols; j++ {
+			v := float64(s.t.At(i, j))
+			all += v * v
+			if s.isOut(i, j) {
+				out += v * v
+			}
 		}
 	}
-	p := "The same tensor in other formats (chart “SQNR change by rotating”, the shown format shaded; click a format to show it): the rotation " + strings.Join(parts, "; it ") + "."
-	if len(groups["raises"]) > 0 && len(groups["lowers"]) > 0 {
-		var hurt []string
-		for _, it := range groups["lowers"] {
-			hurt = append(hurt, strings.Fields(it)[0])
+	return out / all
+}
+
+// outlierHoldsAmax reports whether an outlier has the largest magnitude.
+func (s *hadamardScene) outlierHoldsAmax() bool {
+	best, at := -1.0, false
+	for i := 0; i < s.t.Rows; i++ {
+		for j := 0; j < s.t.Cols; j++ {
+			if v := math.Abs(float64(s.t.At(i, j))); v > best {
+				best, at = v, s.isOut(i, j)
+			}
 		}
-		p += " Rotation is no free win: on this tensor it is net negative in " + joinAnd(hurt) + "."
+	}
+	return at
+}
+
+// rotatedParagraph tells what the rotation changed: the amax and the
+// values flushed to zero.
+func (s *hadamardScene) rotatedParagraph() claim.Phrase {
+	r := s.rep
+	amax := claim.Compare{Key: "hadamard.amax_after_vs_before", A: float64(r.AmaxAfter), B: float64(r.AmaxBefore), Show: sig4,
+		Above: "larger than before", Below: "smaller than before: each outlier is spread over its block", Same: "the same as before"}
+	zero := claim.Compare{Key: "hadamard.underflow_after_vs_before", A: float64(r.Rotated.Underflow), B: float64(r.Plain.Underflow),
+		Above: fmt.Sprintf("more values become zero (%d instead of %d)", r.Rotated.Underflow, r.Plain.Underflow),
+		Below: fmt.Sprintf("fewer values become zero (%d instead of %d)", r.Rotated.Underflow, r.Plain.Underflow),
+		Same:  fmt.Sprintf("as many values become zero (%d)", r.Rotated.Underflow)}
+	if r.Rotated.Underflow == 0 && r.Plain.Underflow == 0 {
+		zero.Same = "still no value becomes zero"
+	}
+	p := claim.Sprintf("After the rotation the largest magnitude is %s, %s; %s.",
+		claim.Quantity{Key: "hadamard.amax_after", V: float64(r.AmaxAfter), Show: sig4}, amax, zero)
+	if s.outlierValues > 0 && s.outlierMaxErr == 0 && r.Rotated.SQNR < r.Plain.SQNR && !dbEqual(r.Rotated.SQNR, r.Plain.SQNR) {
+		p = claim.Sprintf("%s %s.", p, claim.Has{Key: "hadamard.outliers_exact", Present: true,
+			Yes: "Quantized directly the outliers were stored exactly; the rotation spreads their energy into every element, where it meets the format's rounding error"})
+	}
+	return claim.Sprintf("%s The rotation is orthogonal (its inverse is its transpose), so it is undone after the matrix product: (A·H)(H⁻¹·B) = A·B.", p)
+}
+
+// chartParagraph sorts the chart's formats by what the rotation does to
+// their SQNR of all values.
+func (s *hadamardScene) chartParagraph() claim.Phrase {
+	groups := map[int][]claim.Phrase{}
+	for _, g := range s.gains {
+		c := claim.Compare{Key: "hadamard.gain." + g.name, A: g.rotated, B: g.plain, Show: dbText,
+			Above: fmt.Sprintf("%s (%+.1f dB)", g.name, g.rotated-g.plain),
+			Below: fmt.Sprintf("%s (%+.1f dB)", g.name, g.rotated-g.plain),
+			Same:  g.name}
+		groups[c.Order()] = append(groups[c.Order()], claim.Sprintf("%s", c))
+	}
+	var parts []claim.Phrase
+	for _, o := range []struct {
+		order int
+		verb  string
+	}{{1, "helps"}, {-1, "hurts"}, {0, "leaves unchanged"}} {
+		if l := groups[o.order]; len(l) > 0 {
+			parts = append(parts, claim.Sprintf("%s %s", o.verb, claim.JoinAnd(l)))
+		}
+	}
+	chart := claim.Reference{Key: "hadamard.chart", Label: "SQNR change by rotating", Words: "“SQNR change by rotating”"}
+	p := claim.Sprintf("The chart %s runs the same experiment in other formats, the shown format shaded (click a format to show it): the rotation %s.",
+		chart, claim.Join(parts, "; it "))
+	if len(groups[1]) > 0 && len(groups[-1]) > 0 {
+		p = claim.Sprintf("%s Rotation is no free win: on this tensor it helps some formats and hurts others.", p)
 	}
 	return p
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/viz/claim"
 	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -187,8 +188,9 @@ func applySetting(t *testing.T, name string, st setting) (Scene, []string) {
 
 // Wording checks that need no second path.
 var (
-	singularAfterMany = regexp.MustCompile(`(?:^|[^\d.,^])(0|[2-9]|\d{2,}) (value|step|row|code|scale|seed|recipe|layer|outlier|column|block|draw|frame|level|tensor|element|format)\b`)
-	pluralAfterOne    = regexp.MustCompile(`(?:^|[^\d.,^])1 (values|steps|rows|codes|scales|seeds|recipes|layers|outliers|columns|blocks|draws|frames|levels|tensors|elements|formats)\b`)
+	singularAfterMany = regexp.MustCompile(`(?:^|[\s(])(0|[2-9]|\d{2,}) (value|step|row|code|scale|seed|recipe|layer|outlier|column|block|draw|frame|level|tensor|element|format)\b`)
+	pluralNoun        = regexp.MustCompile(`^(rows|columns|values|codes|scales|steps|pixels|bits|blocks|tiles)$`)
+	pluralAfterOne    = regexp.MustCompile(`(?:^|[\s(])1 (values|steps|rows|codes|scales|seeds|recipes|layers|outliers|columns|blocks|draws|frames|levels|tensors|elements|formats)\b`)
 )
 
 // lintText reports wording faults of a paragraph.
@@ -197,8 +199,13 @@ func lintText(p string) []string {
 	if strings.Contains(p, "%!") {
 		out = append(out, "a formatting verb went wrong")
 	}
-	if m := singularAfterMany.FindString(p); m != "" {
-		out = append(out, "singular after a number other than one: "+strings.TrimSpace(m))
+	for _, m := range singularAfterMany.FindAllStringIndex(p, -1) {
+		// "3 outlier rows": the noun is an adjective of the plural after it.
+		next := strings.Fields(p[m[1]:])
+		if len(next) > 0 && pluralNoun.MatchString(strings.Trim(next[0], ",.;:)")) {
+			continue
+		}
+		out = append(out, "singular after a number other than one: "+strings.TrimSpace(p[m[0]:m[1]]))
 	}
 	if m := pluralAfterOne.FindString(p); m != "" {
 		out = append(out, "plural after one: "+strings.TrimSpace(m))
@@ -390,5 +397,92 @@ func TestSweep(t *testing.T) {
 			fmt.Printf("sweep %-11s %5d settings (%d with a refused value), %6d claims checked: %s\n",
 				name, st.settings, st.refused, st.claims, strings.Join(kinds, ", "))
 		})
+	}
+}
+
+// mutate returns a claim that says the opposite of c, or something off by
+// one: a comparison flipped, a count one more, a presence negated. false
+// when c has no such mutation (a comparison of infinities, say).
+func mutate(c claim.Claim) (claim.Claim, bool) {
+	switch v := c.(type) {
+	case claim.Compare:
+		if v.Order() != 0 {
+			v.A, v.B = v.B, v.A
+		} else if math.IsInf(v.B, 0) {
+			return nil, false
+		} else {
+			v.A = v.B + math.Max(1, 2*math.Abs(v.B))
+		}
+		return v, true
+	case claim.Count:
+		v.N++
+		return v, true
+	case claim.Share:
+		if v.Fraction < 0.5 {
+			v.Fraction += 0.5
+		} else {
+			v.Fraction -= 0.5
+		}
+		return v, true
+	case claim.Quantity:
+		if math.IsInf(v.V, 0) {
+			return nil, false
+		}
+		v.V += math.Max(1, math.Abs(v.V))
+		return v, true
+	case claim.Has:
+		v.Present = !v.Present
+		return v, true
+	case claim.Is:
+		v.Value += "~"
+		return v, true
+	case claim.FormatFact:
+		v.Holds = !v.Holds
+		return v, true
+	case claim.Advice:
+		v.To = 2*v.From - v.To
+		return v, true
+	case claim.Reference:
+		v.Label += " (not drawn)"
+		return v, true
+	}
+	return nil, false
+}
+
+// TestSweepCatchesMutations: a claim flipped, or a count off by one, fails
+// its check, for every kind of claim the scenes make, on the first
+// settings of every scene's sweep. It shows that no check passes whatever
+// the claim says.
+func TestSweepCatchesMutations(t *testing.T) {
+	caught, tried := map[claim.Kind]int{}, map[claim.Kind]int{}
+	for _, name := range Names() {
+		spec, ok := sweeps[name]
+		if !ok {
+			continue
+		}
+		s, err := New(name)
+		require.NoError(t, err)
+		_, sts := sweepSettings(s.Params(), spec, 12)
+		for _, set := range sts[:min(len(sts), 12)] {
+			sc, _ := applySetting(t, name, set)
+			tr := spec.truth(t, sc)
+			for _, c := range sc.Explain().Claims() {
+				require.NoError(t, checkClaim(t, name, sc, set, c, tr), "the claim itself holds")
+				m, ok := mutate(c)
+				if !ok {
+					continue
+				}
+				tried[c.Kind()]++
+				if checkClaim(t, name, sc, set, m, tr) != nil {
+					caught[c.Kind()]++
+				} else {
+					t.Errorf("%s %s: the mutated claim %s %q (%s) passes its check", name, set, m.Kind(), m.ID(), m)
+				}
+			}
+		}
+	}
+	for _, k := range claim.Kinds() {
+		t.Logf("%-9s %d of %d mutations caught", k, caught[k], tried[k])
+		assert.Positive(t, tried[k], "no %s claim was mutated: the scenes make none", k)
 	}
 }

@@ -157,8 +157,9 @@ func NewScene(name string, params map[string]string) (viz.Scene, error) {
 
 // SceneInfo describes a scene as plain values: name, title, params (each
 // viz.Param with its current value added as "value"), facts, explanation
-// (the paragraphs of viz.Scene.Explain, as an array of strings), and
-// tensorInput, true when the scene can show a tensor from a file (through
+// (the paragraphs of viz.Scene.Explain, as an array of strings), problems
+// (viz.Problems: for a control whose value another control's change left
+// unusable, why, shown beside that control), and tensorInput, true when the scene can show a tensor from a file (through
 // loadTensor), so that a page offers a file picker.
 func SceneInfo(s viz.Scene) (map[string]any, error) {
 	var params []any
@@ -191,9 +192,13 @@ func SceneInfo(s viz.Scene) (map[string]any, error) {
 	for _, p := range s.Explain().Paragraphs() {
 		explanation = append(explanation, p)
 	}
+	problems := map[string]any{}
+	for k, v := range viz.Problems(s) {
+		problems[k] = v
+	}
 	_, tensorInput := s.(viz.TensorLoader)
 	return map[string]any{"name": s.Name(), "title": s.Title(), "params": params, "facts": facts,
-		"explanation": explanation, "tensorInput": tensorInput}, nil
+		"explanation": explanation, "problems": problems, "tensorInput": tensorInput}, nil
 }
 
 // Render draws s at width × height and returns its RGBA pixels, row by row

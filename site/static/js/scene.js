@@ -86,6 +86,26 @@
     return true;
   }
 
+  // problems holds the controls showing a problem: a value that a change of
+  // another control left unusable (a typed -3 after the format became the
+  // unsigned E8M0). The scene says which (sceneInfo's problems); a problem
+  // stands beside its own control and goes as soon as the scene no longer
+  // reports it, whichever control fixed it.
+  const problems = new Set();
+
+  function showProblem(param, msg) {
+    if (!msg) {
+      if (problems.delete(param) && !errors.has(param)) clearError(param);
+      return;
+    }
+    if (errors.has(param)) return; // the refusal of a value just typed says more
+    const box = document.getElementById(id(param) + "-error");
+    if (!box) return;
+    problems.add(param);
+    box.textContent = msg;
+    for (const input of form.querySelectorAll("[data-param='" + param + "']")) input.setAttribute("aria-invalid", "true");
+  }
+
   // valueOf returns a parameter's value in a sceneInfo.
   function valueOf(info, param) {
     const p = info.params.find((q) => q.name === param);
@@ -245,6 +265,7 @@
         }
       }
       if (errors.has(p.name) && (errors.get(p.name) !== p.value || replaced)) clearError(p.name);
+      showProblem(p.name, (info.problems || {})[p.name]);
     }
     document.getElementById("scene-title").textContent = info.title;
     document.title = info.title + " · fp8lab";

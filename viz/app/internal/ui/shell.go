@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"sort"
 	"strings"
 	"sync"
 
@@ -116,9 +117,31 @@ func (g *Shell) setParam(name, value string) error {
 		g.status = strings.TrimPrefix(err.Error(), viz.ErrParam.Error()+": ")
 		return err
 	}
-	g.status = ""
+	g.status = problemText(g.scene())
 	g.wake()
 	return nil
+}
+
+// problemText is the panel's line for the scene's control problems (a
+// value another control's change left unusable), "" when there are none.
+func problemText(s viz.Scene) string {
+	probs := viz.Problems(s)
+	names := make([]string, 0, len(probs))
+	for k := range probs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var out []string
+	for _, k := range names {
+		label := k
+		for _, p := range s.Params() {
+			if p.Name == k {
+				label = p.Label
+			}
+		}
+		out = append(out, label+": "+probs[k])
+	}
+	return strings.Join(out, "; ")
 }
 
 // LoadTensor shows t in the current scene, which must be a viz.TensorLoader
