@@ -116,6 +116,14 @@ func TestInstallFromAModuleProxy(t *testing.T) {
 	assert.Len(t, built, 1, "the scenes' module is in the user cache")
 	assert.Equal(t, 0, stop(), "Ctrl+C stops the installed server cleanly: %s", stderr())
 	assert.Equal(t, before, listTree(t, src), "building the playground wrote nothing into the module cache")
+
+	// A later start needs no proxy and no checksum database, and builds
+	// nothing.
+	offline := append(env[:len(env):len(env)], "GOPROXY=off", "GOSUMDB=sum.golang.org")
+	u, stop, stderr = startInstalled(t, bin, work, offline)
+	assert.NotContains(t, stderr(), "building")
+	get(t, u+wasmbuild.Core.File, "application/wasm")
+	assert.Equal(t, 0, stop(), "%s", stderr())
 	entries, err := os.ReadDir(work)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "nothing was written into the working directory")

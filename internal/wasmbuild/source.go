@@ -6,10 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
+
+	"golang.org/x/mod/module"
 )
 
 // Source is the module tree the playground's WebAssembly is built from.
@@ -80,18 +84,20 @@ func mainVersion(bi *debug.BuildInfo) string {
 }
 
 // ModuleSource returns the module cache's copy of ModulePath at version.
-// It asks the go command (go mod download -json), which finds the cache
-// wherever GOMODCACHE puts it and downloads the module again when the cache
-// no longer holds it. The command runs in the system's temporary folder,
-// outside any module or workspace, so that it never edits one.
+// A copy already there is found without the network (see cachedModule);
+// otherwise the go command downloads it (go mod download -json), from
+// GOPROXY, wherever GOMODCACHE puts the cache. The go command runs in the
+// system's temporary folder, outside any module or workspace, so that it
+// never edits one.
 func ModuleSource(ctx context.Context, goCmd, version string) (Source, error) {
 	path, err := lookGo(goCmd)
 	if err != nil {
 		return Source{}, err
 	}
-	cmd := exec.CommandContext(ctx, path, "mod", "download", "-json", ModulePath+"@"+version)
-	cmd.Dir = os.TempDir()
-	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if dir, ok := cachedModule(ctx, path, version); ok {
+		return Source{Root: dir, Version: version}, nil
+	}
+	cmd := outsideModules(ctx, path, "mod", "download", "-json", ModulePath+"@"+version)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, runErr := cmd.Output()
@@ -117,6 +123,50 @@ func ModuleSource(ctx context.Context, goCmd, version string) (Source, error) {
 		return Source{}, fmt.Errorf("go mod download named %s: %w", m.Dir, err)
 	}
 	return Source{Root: m.Dir, Version: version}, nil
+}
+
+// cachedModule returns the folder of ModulePath@version in the module
+// cache when the go command would take it as complete: the folder exists,
+// no .partial file says its extraction is under way, and its .ziphash is
+// there (cmd/go's modfetch.DownloadDir). go mod download is not asked:
+// outside any module it has no go.sum, checks the copy against the checksum
+// database again and fails when GOPROXY cannot be reached, and a later
+// start of an installed fp8lab must not need the network.
+func cachedModule(ctx context.Context, goPath, version string) (string, bool) {
+	out, err := outsideModules(ctx, goPath, "env", "GOMODCACHE").Output()
+	cache := strings.TrimSpace(string(out))
+	if err != nil || cache == "" {
+		return "", false
+	}
+	encPath, err := module.EscapePath(ModulePath)
+	if err != nil {
+		return "", false
+	}
+	encVersion, err := module.EscapeVersion(version)
+	if err != nil {
+		return "", false
+	}
+	dir := filepath.Join(cache, filepath.FromSlash(encPath)+"@"+encVersion)
+	meta := filepath.Join(cache, "cache", "download", filepath.FromSlash(encPath), "@v", encVersion)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return "", false
+	}
+	if _, err := os.Stat(meta + ".partial"); !errors.Is(err, fs.ErrNotExist) {
+		return "", false
+	}
+	if _, err := os.Stat(meta + ".ziphash"); err != nil {
+		return "", false
+	}
+	return dir, true
+}
+
+// outsideModules is the go command goPath with args, run in the system's
+// temporary folder with GOWORK=off: outside any module or workspace.
+func outsideModules(ctx context.Context, goPath string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, goPath, args...)
+	cmd.Dir = os.TempDir()
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	return cmd
 }
 
 // ErrNoGo is wrapped by the one-line error that says the go command is

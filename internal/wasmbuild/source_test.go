@@ -75,3 +75,27 @@ func TestFindSourceOfAnInstalledBuild(t *testing.T) {
 	assert.Contains(t, err.Error(), "GOPROXY=off")
 	assert.False(t, strings.Contains(err.Error(), "{"), "the reason, not the JSON: %v", err)
 }
+
+func TestModuleSourceFindsTheCacheOffline(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("GOMODCACHE", cache)
+	t.Setenv("GOPROXY", "off") // any question to a proxy fails
+	t.Setenv("GOFLAGS", "-modcacherw")
+	const version = "v1.2.3-RC.1" // upper case is escaped as !r!c
+	dir := filepath.Join(cache, "github.com", "fp8lab", "fp8lab@v1.2.3-!r!c.1")
+	meta := filepath.Join(cache, "cache", "download", "github.com", "fp8lab", "fp8lab", "@v", "v1.2.3-!r!c.1")
+	writeTree(t, dir, map[string]string{"go.mod": "module " + ModulePath + "\n"})
+	writeTree(t, filepath.Dir(meta), map[string]string{filepath.Base(meta) + ".ziphash": "h1:x\n"})
+
+	src, err := ModuleSource(context.Background(), "", version)
+	require.NoError(t, err)
+	assert.Equal(t, Source{Root: dir, Version: version}, src)
+	assert.Equal(t, ModulePath+"@"+version+" in the module cache", src.String())
+
+	// An extraction under way is not a copy to build from: the go command
+	// is asked, and here it may not download.
+	writeTree(t, filepath.Dir(meta), map[string]string{filepath.Base(meta) + ".partial": ""})
+	_, err = ModuleSource(context.Background(), "", version)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "GOPROXY=off")
+}
