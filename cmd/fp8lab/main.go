@@ -34,7 +34,10 @@ func main() {
 // 1 when the command failed, 2 for a usage error.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	switch {
+	case len(args) > 0 && (args[0] == "--version" || args[0] == "-version"):
+		name, args = "version", args[1:]
+	case len(args) > 0 && !strings.HasPrefix(args[0], "-"):
 		name, args = args[0], args[1:]
 	}
 	if name == "help" || name == "-h" || name == "--help" {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/fp8lab/fp8lab/internal/cmdline"
@@ -37,7 +38,7 @@ var playgroundFiles = []string{wasmbuild.Playground.File, wasmbuild.Core.File, w
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := prog.Flags("serve", "[--addr HOST:PORT] [--dir DIR]", stderr)
 	addr := fs.String("addr", webserve.DefaultAddr, "address to listen on; the default accepts connections from this machine only")
-	dir := fs.String("dir", "", "serve a site written by 'fp8lab site -o DIR' instead of building the playground from this checkout")
+	dir := fs.String("dir", "", "serve a site written by 'fp8lab site -o DIR' instead of building the playground from source")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -89,18 +90,22 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// playground builds (or finds in the cache) the WebAssembly modules from the
-// checkout around the working directory and returns the site with them.
+// playground builds (or finds in the cache) the WebAssembly modules and
+// returns the site with them. An fp8lab installed with go install builds
+// them from its own module version in the module cache, from any working
+// directory; one built from a checkout (go run ./cmd/fp8lab) builds them
+// from the checkout around the working directory.
 func playground(ctx context.Context, progress io.Writer) (*webserve.Site, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	root, err := wasmbuild.FindModuleRoot(wd)
+	bi, _ := debug.ReadBuildInfo()
+	src, err := wasmbuild.FindSource(ctx, "", wd, bi)
 	if err != nil {
 		return nil, err
 	}
-	res, err := wasmbuild.Ensure(ctx, wasmbuild.Options{Root: root, Progress: progress})
+	res, err := wasmbuild.Ensure(ctx, wasmbuild.Options{Root: src.Root, ModuleVersion: src.Version, Progress: progress})
 	if err != nil {
 		return nil, err
 	}

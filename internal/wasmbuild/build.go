@@ -41,8 +41,13 @@ const stamp = "complete"
 
 // Options configures Ensure.
 type Options struct {
-	// Root is the module root (see FindModuleRoot). Required.
+	// Root is the module root (see FindSource). Required.
 	Root string
+	// ModuleVersion is Source.Version: the module version when Root is a copy in
+	// the module cache, which is then built outside any workspace
+	// (GOWORK=off): the copy keeps the repository's go.work, whose other
+	// modules a module zip leaves out.
+	ModuleVersion string
 	// CacheDir holds one folder per source hash; empty means DefaultCacheDir().
 	CacheDir string
 	// Targets to build; nil means Targets().
@@ -79,17 +84,15 @@ func DefaultCacheDir() string {
 	return filepath.Join(os.TempDir(), "fp8lab-cache", "wasm")
 }
 
-// GoEnv asks the go command for its version and GOROOT.
-func GoEnv(ctx context.Context, goCmd string) (version, goroot string, err error) {
-	if goCmd == "" {
-		goCmd = "go"
-	}
-	path, err := exec.LookPath(goCmd)
+// goEnv asks the go command for its version and GOROOT where o builds, so
+// that the answer comes from the toolchain that builds there (the go line
+// of o.Root's go.mod may select another one).
+func goEnv(ctx context.Context, o Options) (version, goroot string, err error) {
+	path, err := lookGo(o.Go)
 	if err != nil {
-		return "", "", fmt.Errorf("the playground's WebAssembly is built with the Go toolchain, but %q is not on PATH: "+
-			"install Go from https://go.dev/dl/ (or serve an exported site with fp8lab serve --dir DIR)", goCmd)
+		return "", "", err
 	}
-	out, err := exec.CommandContext(ctx, path, "env", "GOVERSION", "GOROOT").Output()
+	out, err := o.command(ctx, path, "env", "GOVERSION", "GOROOT").Output()
 	if err != nil {
 		return "", "", fmt.Errorf("go env: %w", err)
 	}
@@ -98,6 +101,18 @@ func GoEnv(ctx context.Context, goCmd string) (version, goroot string, err error
 		return "", "", fmt.Errorf("go env printed %q", out)
 	}
 	return strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1]), nil
+}
+
+// command is the go command goPath with args, run in o.Root; a module
+// cache copy is built outside any workspace (see Options.ModuleVersion).
+func (o Options) command(ctx context.Context, goPath string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, goPath, args...)
+	cmd.Dir = o.Root
+	cmd.Env = os.Environ()
+	if o.ModuleVersion != "" {
+		cmd.Env = append(cmd.Env, "GOWORK=off")
+	}
+	return cmd
 }
 
 // WasmExecPath finds wasm_exec.js in a GOROOT: lib/wasm since Go 1.24,
@@ -131,7 +146,7 @@ func Ensure(ctx context.Context, o Options) (*Result, error) {
 	if o.Progress != nil {
 		progress = &syncWriter{w: o.Progress}
 	}
-	version, goroot, err := GoEnv(ctx, o.Go)
+	version, goroot, err := goEnv(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -206,12 +221,13 @@ func buildInto(ctx context.Context, o Options, version, goroot, dir string, prog
 	}
 	defer os.RemoveAll(tmp)
 
-	fmt.Fprintf(progress, "building the playground's WebAssembly with %s (done once; later starts use the cache in %s)\n", version, filepath.Dir(dir))
+	src := Source{Root: o.Root, Version: o.ModuleVersion}
+	fmt.Fprintf(progress, "building the playground's WebAssembly from %s with %s (done once; later starts use the cache in %s)\n",
+		src, version, filepath.Dir(dir))
 	for _, t := range o.Targets {
 		args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(tmp, t.File), t.Package}
-		cmd := exec.CommandContext(ctx, o.Go, args...)
-		cmd.Dir = o.Root
-		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
+		cmd := o.command(ctx, o.Go, args...)
+		cmd.Env = append(cmd.Env, "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		fmt.Fprintf(progress, "  GOOS=js GOARCH=wasm go build %s -> %s\n", t.Package, t.File)

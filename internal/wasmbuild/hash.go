@@ -26,7 +26,7 @@ import (
 	"strings"
 )
 
-// ModulePath is the module whose checkout the builder needs.
+// ModulePath is the module whose source the builder needs.
 const ModulePath = "github.com/fp8lab/fp8lab"
 
 // recipe changes whenever the way the modules are built changes, so that old
@@ -52,9 +52,7 @@ func FindModuleRoot(dir string) (string, error) {
 			break
 		}
 	}
-	return "", fmt.Errorf("%w: no go.mod of module %s in %s or above it; the playground's WebAssembly "+
-		"is built from source, so run fp8lab from a checkout (git clone the repository, cd into it, "+
-		"then go run ./cmd/fp8lab), or serve an exported site with fp8lab serve --dir DIR", ErrNoCheckout, ModulePath, abs)
+	return "", fmt.Errorf("%w: no go.mod of module %s in %s or above it", ErrNoCheckout, ModulePath, abs)
 }
 
 // modulePath reads the module line of a go.mod file.
