@@ -92,3 +92,31 @@ func mustGet(t *testing.T, s Scene, name string) string {
 	require.NoError(t, err)
 	return v
 }
+
+// Case 5: the Format help promised that rotation rescues FP4 while the
+// chart showed it hurting E2M1 under MX scaling; "the shown format shaded"
+// with a format the chart did not hold; 99.6 dB with nothing saying why.
+func TestHadamardWordsHoldForEveryFormat(t *testing.T) {
+	s, text := explainedText(t, "hadamard", [2]string{"format", "E2M1"}, [2]string{"granularity", "mx"})
+	assert.Contains(t, text, "Here the rotation lowers the SQNR of all values in E2M1")
+	for _, p := range s.Params() {
+		assert.NotContains(t, p.Help, "rescues")
+	}
+	s, text = explainedText(t, "hadamard", [2]string{"format", "E5M2FNUZ"})
+	assert.Contains(t, text, "the shown format shaded")
+	assert.Contains(t, s.Facts()["compare_formats"], "E5M2FNUZ", "the chart has the shown format's bar")
+	_, text = explainedText(t, "hadamard", [2]string{"format", "E4M3FN"}, [2]string{"outliers", "8"}, [2]string{"outlier", "20"})
+	assert.Contains(t, text, "99.6 dB")
+	assert.Contains(t, text, "The outliers carry 100% of the tensor's energy")
+	assert.Contains(t, text, "with most of the energy in the outliers it mostly measures them")
+}
+
+// Case 6: with one random bit the stochastic rounding is biased, which the
+// text denied.
+func TestDitherSaysWhenStochasticRoundingIsBiased(t *testing.T) {
+	_, text := explainedText(t, "dither", [2]string{"bits", "1"})
+	assert.Contains(t, text, "With only 1 random bit the rounding is biased")
+	assert.NotContains(t, text, "expected value is the original")
+	_, text = explainedText(t, "dither", [2]string{"bits", "32"})
+	assert.Contains(t, text, "With 32 random bits every pixel's expected value is the original")
+}
