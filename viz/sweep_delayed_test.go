@@ -13,6 +13,7 @@ func init() {
 	sweeps["delayed"] = sweepSpec{
 		fixed: map[string][]string{"seed": {"5", "6"}, "spike_at": {"0", "1", "80", "199"}, "spike": {"0", "1", "10", "16"}},
 		short: 50,
+		long:  1000,
 		truth: delayedTruth,
 	}
 }

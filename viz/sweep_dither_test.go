@@ -17,6 +17,7 @@ func init() {
 		fixed: map[string][]string{"seed": {"1", "2"}, "frames": {"1", "2", "16", "256"}, "blur": {"0.25", "1.5", "4"},
 			"bits": {"1", "2", "8", "24", "32"}, "levels": {"2", "3", "16"}, "tiny_update": {"-20", "-10", "-9", "-8", "-1"}},
 		short: 60,
+		long:  1000,
 		truth: ditherTruth,
 	}
 }

@@ -14,6 +14,7 @@ func init() {
 	sweeps["granularity"] = sweepSpec{
 		fixed: map[string][]string{"seed": {"7", "8"}, "outlier_rows": {"0", "1", "3", "16"}, "outlier_cols": {"0", "1", "16"}, "factor": {"0", "1", "16", "24"}},
 		short: 50,
+		long:  1000,
 		truth: granularityTruth,
 	}
 }

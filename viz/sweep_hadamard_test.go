@@ -14,6 +14,7 @@ func init() {
 	sweeps["hadamard"] = sweepSpec{
 		fixed: map[string][]string{"seed": {"3", "4"}, "rows": {"1", "8", "64"}, "outlier": {"0", "6", "20"}, "outliers": {"0", "1", "8"}},
 		short: 80,
+		long:  1000,
 		truth: hadamardTruth,
 	}
 }

@@ -38,8 +38,10 @@ type sweepSpec struct {
 	// fixed holds parameters swept over fewer values than their range's
 	// boundaries (a seed: two values show that it is read).
 	fixed map[string][]string
-	// short is how many settings the -short suite checks; 0: 150.
-	short int
+	// short is how many settings the -short suite checks (0: 150), long
+	// how many FP8LAB_LONG checks (0: all of them); at least 1,000 where
+	// the space is that large.
+	short, long int
 	// truth is the second path: the truth of every claim the scene can make
 	// in its current setting.
 	truth func(t *testing.T, s Scene) truths
@@ -372,7 +374,10 @@ func drawsLabel(t *testing.T, s Scene, label string) bool {
 // in the -short suite, every setting (up to a bound) under FP8LAB_LONG.
 func sweepLimit(spec sweepSpec) int {
 	if testenv.Long() {
-		return 20000
+		if spec.long > 0 {
+			return spec.long
+		}
+		return math.MaxInt
 	}
 	if spec.short > 0 {
 		return spec.short

@@ -14,6 +14,7 @@ func init() {
 	sweeps["window"] = sweepSpec{
 		fixed: map[string][]string{"seed": {"1", "2"}},
 		short: 120,
+		long:  1000,
 		truth: windowTruth,
 	}
 }
