@@ -120,3 +120,15 @@ func TestDitherSaysWhenStochasticRoundingIsBiased(t *testing.T) {
 	_, text = explainedText(t, "dither", [2]string{"bits", "32"})
 	assert.Contains(t, text, "With 32 random bits every pixel's expected value is the original")
 }
+
+// Found by the long sweep: with the scale at the slider's lowest and values
+// still clipped, the takeaway vanished (its advice had nowhere to go) and
+// the text called the slider's end "the largest power of two that clips
+// nothing".
+func TestWindowAtTheSlidersEnd(t *testing.T) {
+	s, text := explainedText(t, "window", [2]string{"format", "E2M1"}, [2]string{"tensor", "lognormal"}, [2]string{"magnitude", "20"}, [2]string{"scale", "-24"})
+	f := facts(s.Facts())
+	require.Less(t, f.num("current_scale_log2"), -25.0, "the tensor needs a scale below the slider")
+	assert.Contains(t, text, "At a scale of 2^-24, the slider's lowest,")
+	assert.NotContains(t, text, "clips nothing is 2^-24.")
+}

@@ -70,7 +70,8 @@ func windowTruth(t *testing.T, s Scene) truths {
 	vals := refOf(t, format).vals
 	top := vals[len(vals)-1]
 	c := math.Log2(top / amax)
-	tgt := min(max(int(math.Floor(c)), windowMinScale), windowMaxScale)
+	fits := int(math.Floor(c))
+	tgt := min(max(fits, windowMinScale), windowMaxScale)
 	tr := truths{}
 	o, u, sub, q := windowFates(t, format, x.Data, k)
 	tr["window.overflow"], tr["window.underflow"], tr["window.subnormal"], tr["window.sqnr"] = o, u, sub, q
@@ -83,6 +84,7 @@ func windowTruth(t *testing.T, s Scene) truths {
 	tr["window.high"] = top / sc
 	tr["window.current_log2"] = c
 	tr["window.amax"] = amax
-	tr["window.scale_vs_target"] = [2]float64{float64(k), float64(tgt)}
+	tr["window.scale_vs_target"] = [2]float64{float64(k), float64(fits)}
+	tr["window.fits"] = float64(fits)
 	return tr
 }
