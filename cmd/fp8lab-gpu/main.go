@@ -41,6 +41,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fp8lab/fp8lab/docs/gpu"
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/native/cuda"
@@ -206,7 +207,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			return cmdline.Usagef("--train-shapes: %v", err)
 		}
 		for _, p := range cfg.LinearProducts() {
-			shapes = append(shapes, cuda.BenchShape{Name: fmt.Sprintf("%s %s.%s %dx%dx%d", cfg.Name, p.Layer, p.Pass, p.M, p.K, p.N), M: p.M, N: p.N, K: p.K})
+			shapes = append(shapes, cuda.BenchShape{Name: gpu.TrainShape(cfg.Name, p.Layer, p.Pass, p.M, p.K, p.N), M: p.M, N: p.N, K: p.K})
 		}
 	}
 	sizes := []int{}
