@@ -119,7 +119,7 @@ func AccumStudy(dev AccumProduct, cfg AccumConfig) (*gpu.AccumReport, error) {
 			}
 			if cfg.Log != nil {
 				fmt.Fprintf(cfg.Log, "accum %-8s K=%5d  relative error: device fast accumulation off %.3g, on %.3g; emulated float32 %.3g, %s %.3g\n",
-					kind, k, row.Off.Rel, row.On.Rel, row.Float32.Rel, AccumulatorName(rep.Shipped), row.Shipped.Rel)
+					kind, k, row.Off.Rel, row.On.Rel, row.Float32.Rel, rep.Shipped, row.Shipped.Rel)
 			}
 			rep.Rows = append(rep.Rows, row)
 		}
@@ -151,34 +151,11 @@ func AccumStudy(dev AccumProduct, cfg AccumConfig) (*gpu.AccumReport, error) {
 	rep.PromotedSpread = spread(prom, off)
 	if cfg.Log != nil {
 		fmt.Fprintf(cfg.Log, "accum: fast accumulation fits a %s accumulator (within a factor %.2f in every row); scaling.FastAccumulator (%s) is within %.2f\n",
-			AccumulatorName(rep.Fit), rep.FitSpread, AccumulatorName(rep.Shipped), rep.ShippedSpread)
+			rep.Fit, rep.FitSpread, rep.Shipped, rep.ShippedSpread)
 		fmt.Fprintf(cfg.Log, "accum: with fast accumulation off, scaling.PromotedAccumulator (%s) is within %.2f\n",
-			AccumulatorName(promoted), rep.PromotedSpread)
+			promoted, rep.PromotedSpread)
 	}
 	return rep, nil
-}
-
-// AccumulatorName describes an accumulator: "float32", "13-bit
-// truncating" / "13-bit nearest" (the classic model) or "13-bit aligned in
-// groups of 32", with the promotion interval and split-K if any.
-func AccumulatorName(a scaling.Accumulator) string {
-	if a.MantissaBits == 0 {
-		return "float32"
-	}
-	s := fmt.Sprintf("%d-bit truncating", a.MantissaBits)
-	switch {
-	case a.AlignGroup > 0:
-		s = fmt.Sprintf("%d-bit aligned in groups of %d", a.MantissaBits, a.AlignGroup)
-	case a.RoundNearest:
-		s = fmt.Sprintf("%d-bit nearest", a.MantissaBits)
-	}
-	if a.PromoteEvery > 0 {
-		s += fmt.Sprintf(", promoted every %d", a.PromoteEvery)
-	}
-	if a.SplitFrom > 0 {
-		s += fmt.Sprintf(", K split from %d into slices of at most %d", a.SplitFrom, a.SplitLen)
-	}
-	return s
 }
 
 // AccumKinds are AccumStudy's operand kinds, in the order of its rows.

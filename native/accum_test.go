@@ -25,7 +25,7 @@ func TestAccumStudyRecoversAKnownAccumulator(t *testing.T) {
 		var log bytes.Buffer
 		rep, err := AccumStudy(emulatedDevice(acc), AccumConfig{Ks: []int{256, 1024, 4096}, M: 16, N: 32, Seed: 1, Log: &log})
 		require.NoError(t, err)
-		assert.Equal(t, acc, rep.Fit, AccumulatorName(acc))
+		assert.Equal(t, acc, rep.Fit, acc.String())
 		assert.Equal(t, 1.0, rep.FitSpread)
 		require.Len(t, rep.Rows, 6)
 		for _, r := range rep.Rows {
@@ -36,7 +36,7 @@ func TestAccumStudyRecoversAKnownAccumulator(t *testing.T) {
 		}
 		pos := rep.Rows[:3]
 		assert.Less(t, pos[0].On.Rel, pos[2].On.Rel, "a growing sum loses more bits as K grows")
-		assert.Contains(t, log.String(), "fits a "+AccumulatorName(acc)+" accumulator")
+		assert.Contains(t, log.String(), "fits a "+acc.String()+" accumulator")
 		assert.Equal(t, scaling.PromotedAccumulator, *rep.Promoted)
 		assert.Equal(t, uint64(1), rep.Seed)
 	}

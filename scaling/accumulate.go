@@ -113,6 +113,29 @@ func (a Accumulator) Check() error {
 	return nil
 }
 
+// String describes the accumulator: "float32", "13-bit truncating" or
+// "13-bit nearest" (the classic model) or "13-bit aligned in groups of
+// 32", with the promotion interval and split-K if any.
+func (a Accumulator) String() string {
+	if a.MantissaBits == 0 {
+		return "float32"
+	}
+	s := fmt.Sprintf("%d-bit truncating", a.MantissaBits)
+	switch {
+	case a.AlignGroup > 0:
+		s = fmt.Sprintf("%d-bit aligned in groups of %d", a.MantissaBits, a.AlignGroup)
+	case a.RoundNearest:
+		s = fmt.Sprintf("%d-bit nearest", a.MantissaBits)
+	}
+	if a.PromoteEvery > 0 {
+		s += fmt.Sprintf(", promoted every %d", a.PromoteEvery)
+	}
+	if a.SplitFrom > 0 {
+		s += fmt.Sprintf(", K split from %d into slices of at most %d", a.SplitFrom, a.SplitLen)
+	}
+	return s
+}
+
 // plainFloat32 reports whether the running sum is an ordinary float32 sum.
 func (a Accumulator) plainFloat32() bool {
 	return a.MantissaBits == 0 || a.MantissaBits == 23 && a.RoundNearest

@@ -288,3 +288,15 @@ func requireSameBits(t *testing.T, want, got []float32, msg string, args ...any)
 		}
 	}
 }
+
+func TestAccumulatorString(t *testing.T) {
+	for acc, want := range map[Accumulator]string{
+		Float32Accumulator:                     "float32",
+		{MantissaBits: 13}:                     "13-bit truncating",
+		{MantissaBits: 12, RoundNearest: true}: "12-bit nearest",
+		PromotedAccumulator:                    "13-bit aligned in groups of 32, promoted every 128",
+		FastAccumulator:                        "13-bit aligned in groups of 32, K split from 8192 into slices of at most 3072",
+	} {
+		assert.Equal(t, want, acc.String())
+	}
+}
