@@ -25,8 +25,20 @@ type LinearPlan struct {
 	Steps  []LinearStep `json:"steps"`
 }
 
-// LinearStep is one launch of a plan: what it does (Name) and which of the
-// roles of native.LinearRole it plays, with its time.
+// The roles of a plan's launches.
+const (
+	RoleProduce       = "produce"        // writes a matrix the layer reads (the kernel before the layer)
+	RoleProduceAmax   = "produce+amax"   // the same, folding the matrix's amax in as it writes
+	RoleAmax          = "amax"           // a pass that reads a matrix for its amax
+	RoleScale         = "scale"          // turns amaxes into scales
+	RoleCast          = "cast"           // rounds a matrix to FP8 (or BF16)
+	RoleTranspose     = "transpose"      // copies FP8 codes transposed
+	RoleCastTranspose = "cast+transpose" // rounds to FP8 and writes both layouts at once
+	RoleGEMM          = "gemm"           // a matrix product
+)
+
+// LinearStep is one launch of a plan: what it does (Name) and the role it
+// plays (Role*), with its time.
 type LinearStep struct {
 	Name   string  `json:"name"`
 	Role   string  `json:"role"`
