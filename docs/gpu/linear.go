@@ -4,8 +4,12 @@ package gpu
 // linear layer (Y = X·W, dX = dY·Wᵀ, dW = Xᵀ·dY) under each plan of
 // native.LinearPlans, every launch timed on its own, at several shapes.
 type LinearReport struct {
-	Iters  int           `json:"iters"`
-	Shapes []LinearShape `json:"shapes"`
+	Iters int `json:"iters"`
+	// Verified lists the plans and the shape at which the run compared the
+	// GPU's results with the CPU's before timing them (all matched, or the
+	// run stopped).
+	Verified []string      `json:"verified"`
+	Shapes   []LinearShape `json:"shapes"`
 }
 
 // LinearShape is one layer shape: X is Tokens×In, W is In×Out.
