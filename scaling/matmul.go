@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/parallel"
 )
 
@@ -111,9 +112,16 @@ func scaledMatMul(a, b *Quantized, nt bool, acc Accumulator, fast bool) (*Tensor
 	if err := a.Format.DecodeSlice32(va, a.Codes); err != nil {
 		return nil, err
 	}
-	decoded := make([]float32, k*n)
-	if err := b.Format.DecodeSlice32(decoded, b.Codes); err != nil {
-		return nil, err
+	alignedFast := fast && acc.AlignGroup > 0 && alignedFits(acc, a, b, k)
+	var decoded []float32 // B's codes decoded as they lie (K×N, or N×K for nt)
+	var vbT []float32     // for the aligned kernel of nt: B decoded straight into K×N
+	if alignedFast && nt {
+		vbT = decodeTransposed(b.Format, b.Codes, n, k)
+	} else {
+		decoded = make([]float32, k*n)
+		if err := b.Format.DecodeSlice32(decoded, b.Codes); err != nil {
+			return nil, err
+		}
 	}
 	da, db := decodeFactors(a), decodeFactors(b)
 	// bFactor(k0, j) is the decode factor of B at row k0, column j;
@@ -145,20 +153,26 @@ func scaledMatMul(a, b *Quantized, nt bool, acc Accumulator, fast bool) (*Tensor
 		}
 	}
 	kn := func() []float32 { // B as K×N
-		if !nt {
+		switch {
+		case vbT != nil:
+			return vbT
+		case !nt:
 			return decoded
 		}
 		return transpose32(decoded, n, k)
 	}
 	nk := func() []float32 { // B as N×K
-		if nt {
+		switch {
+		case vbT != nil:
+			return transpose32(vbT, k, n)
+		case nt:
 			return decoded
 		}
 		return transpose32(decoded, k, n)
 	}
 	var row func(i int, out []float32)
 	switch {
-	case fast && acc.AlignGroup > 0 && alignedFits(acc, a, b, k) && allFinite(va) && allFinite(decoded):
+	case alignedFast && allFinite(va) && allFinite(kn()):
 		vb := kn()
 		row = func(i int, o []float32) {
 			alignedRow(o, va[i*k:(i+1)*k], vb, k, cuts, acc, rowFactor(i))
@@ -218,6 +232,22 @@ func transpose32(v []float32, rows, cols int) []float32 {
 	for i := 0; i < rows; i++ {
 		for j, x := range v[i*cols : (i+1)*cols] {
 			t[j*rows+i] = x
+		}
+	}
+	return t
+}
+
+// decodeTransposed decodes the rows×cols codes of f into their cols×rows
+// transpose, through a table of the 256 decoded codes.
+func decodeTransposed(f *fp8.Format, codes []uint8, rows, cols int) []float32 {
+	var table [256]float32
+	for c := range table {
+		table[c] = f.Decode32(uint8(c))
+	}
+	t := make([]float32, len(codes))
+	for i := 0; i < rows; i++ {
+		for j, c := range codes[i*cols : (i+1)*cols] {
+			t[j*rows+i] = table[c]
 		}
 	}
 	return t
