@@ -82,16 +82,20 @@ func newGPUScene(runs []*gpu.Run, err error) *gpuScene {
 			}
 		}
 	}
-	s.ps = newParamSet(
-		Param{Name: "run", Label: "Run", Kind: ParamChoice, Options: names, Default: names[len(names)-1],
+	params := []Param{
+		{Name: "run", Label: "Run", Kind: ParamChoice, Options: names, Default: names[len(names)-1],
 			Help: "the measurements shown: one folder of docs/gpu, named by device and date"},
-		Param{Name: "focus", Label: "Show", Kind: ParamChoice, Options: focus, Default: gpuAll,
+		{Name: "focus", Label: "Show", Kind: ParamChoice, Options: focus, Default: gpuAll,
 			Help: "every panel, or one of them at full size"},
-		Param{Name: "operands", Label: "Operands", Kind: ParamChoice, Options: []string{"both", "positive", "signed"}, Default: "both",
+		{Name: "operands", Label: "Operands", Kind: ParamChoice, Options: []string{"both", "positive", "signed"}, Default: "both",
 			Help: "the accumulation study's operands: |N(0,1)| (a sum that only grows), N(0,1) (mixed signs), or both"},
-		Param{Name: "layer", Label: "Layer shape", Kind: ParamChoice, Options: gpuLayerOptions(s.runs), Default: "largest",
-			Help: "the linear layer's shape (tokens×in×out) of the plans' timeline, where the run timed it"},
-	)
+	}
+	// The layer control appears once a shipped run has timed the layer.
+	if layers := gpuLayerOptions(s.runs); len(layers) > 1 {
+		params = append(params, Param{Name: "layer", Label: "Layer shape", Kind: ParamChoice, Options: layers, Default: "largest",
+			Help: "the linear layer's shape (tokens×in×out) of the plans' timeline"})
+	}
+	s.ps = newParamSet(params...)
 	return s
 }
 
@@ -134,6 +138,10 @@ func (s *gpuScene) Click(x, y, w, h int) bool { return false }
 
 func (s *gpuScene) compute() error {
 	key := s.ps.key("run", "layer")
+	layer := s.ps.str("layer")
+	if layer == "" {
+		layer = "largest"
+	}
 	if key == s.key {
 		return nil
 	}
@@ -144,7 +152,7 @@ func (s *gpuScene) compute() error {
 	if i < 0 {
 		return fmt.Errorf("no shipped GPU run")
 	}
-	m, err := newGPUModel(s.runs[i], s.ps.str("layer"))
+	m, err := newGPUModel(s.runs[i], layer)
 	if err != nil {
 		return err
 	}

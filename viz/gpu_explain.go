@@ -124,7 +124,7 @@ func gpuKernelText(f facts) string {
 	if n == 0 {
 		return ""
 	}
-	p := "The kernels panel compares " + plural(n, "kernel", "kernels") + " with a device-to-device copy"
+	p := "The run measured " + plural(n, "kernel", "kernels") + " against a device-to-device copy"
 	if _, ok := f["copy_gbps"]; ok {
 		p += fmt.Sprintf(" (%s GB/s", f.r("copy_gbps"))
 		if _, ok := f["copy_of_peak"]; ok {
