@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"math"
@@ -170,7 +171,7 @@ func newGPUModel(run *gpu.Run, layer string) (gpuModel, error) {
 				m.products = append(m.products, p)
 			}
 		}
-		slices.SortStableFunc(m.products, func(a, b gpu.Product) int { return cmpFloat(work(a), work(b)) })
+		slices.SortStableFunc(m.products, func(a, b gpu.Product) int { return cmp.Compare(work(a), work(b)) })
 		m.kernels = b.Kernels()
 		m.copy, m.hasCopy = b.Copy()
 	}
@@ -221,16 +222,6 @@ func work(p gpu.Product) float64 { return 2 * float64(p.M) * float64(p.N) * floa
 // linearWork is a layer shape's size, tokens·in·out.
 func linearWork(sh gpu.LinearShape) float64 {
 	return float64(sh.Tokens) * float64(sh.In) * float64(sh.Out)
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // kindRows returns the accumulation rows of one operand kind, by K.

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -127,21 +128,11 @@ func Load(fsys fs.FS) ([]*Run, error) {
 	}
 	slices.SortStableFunc(out, func(a, b *Run) int {
 		if a.Date != b.Date {
-			return cmpString(a.Date, b.Date)
+			return cmp.Compare(a.Date, b.Date)
 		}
-		return cmpString(a.Name, b.Name)
+		return cmp.Compare(a.Name, b.Name)
 	})
 	return out, nil
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // initializer is a type that sets its defaults before decoding.

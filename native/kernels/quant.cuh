@@ -86,6 +86,25 @@ __device__ __forceinline__ fl_u32 fl_warp_max(fl_u32 m) {
     return m;
 }
 
+// fl_block_amax folds each thread's m (max |x| bits) into *out: a warp
+// shuffle, one word per warp in shared memory, then one atomicMax per
+// block. Every thread of the block must call it.
+__device__ __forceinline__ void fl_block_amax(fl_u32 m, fl_u32 *out) {
+    __shared__ fl_u32 part[32];
+    m = fl_warp_max(m);
+    if ((threadIdx.x & 31) == 0) {
+        part[threadIdx.x >> 5] = m;
+    }
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        m = threadIdx.x < (blockDim.x >> 5) ? part[threadIdx.x] : 0;
+        m = fl_warp_max(m);
+        if (threadIdx.x == 0) {
+            atomicMax(out, m);
+        }
+    }
+}
+
 // fl_encode_body: codes for a tensor whose scales are known (tensor, row,
 // R×C blocks, tiles that the fused kernel does not take). VEC = 4 needs
 // cols % 4 == 0 and bc % 4 == 0, so that four consecutive elements share a
@@ -141,19 +160,7 @@ __device__ __forceinline__ void fl_encode_loop(const float *__restrict__ x, fl_i
         }
     }
     if (FOLD) {
-        __shared__ fl_u32 part[32];
-        m = fl_warp_max(m);
-        if ((threadIdx.x & 31) == 0) {
-            part[threadIdx.x >> 5] = m;
-        }
-        __syncthreads();
-        if (threadIdx.x < 32) {
-            m = threadIdx.x < (blockDim.x >> 5) ? part[threadIdx.x] : 0;
-            m = fl_warp_max(m);
-            if (threadIdx.x == 0) {
-                atomicMax(amax, m);
-            }
-        }
+        fl_block_amax(m, amax);
     }
 }
 

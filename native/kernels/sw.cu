@@ -12,7 +12,6 @@ FL_DEFINE_QUANT_KERNELS(sw, false)
 // that NaN, whose bits are above +Inf's, wins, as in scaling's amax).
 // *out must be zeroed first. x is 16-byte aligned.
 extern "C" __global__ void fl_amax_flat(const float *__restrict__ x, fl_i64 n, fl_u32 *out) {
-    __shared__ fl_u32 part[32];
     fl_u32 m = 0;
     const fl_i64 stride = (fl_i64)gridDim.x * blockDim.x;
     const fl_i64 tid = (fl_i64)blockIdx.x * blockDim.x + threadIdx.x;
@@ -27,18 +26,7 @@ extern "C" __global__ void fl_amax_flat(const float *__restrict__ x, fl_i64 n, f
     for (fl_i64 e = n4 * 4 + tid; e < n; e += stride) {
         m = max(m, fl_f2u(x[e]) & 0x7FFFFFFFu);
     }
-    m = fl_warp_max(m);
-    if ((threadIdx.x & 31) == 0) {
-        part[threadIdx.x >> 5] = m;
-    }
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        m = threadIdx.x < (blockDim.x >> 5) ? part[threadIdx.x] : 0;
-        m = fl_warp_max(m);
-        if (threadIdx.x == 0) {
-            atomicMax(out, m);
-        }
-    }
+    fl_block_amax(m, out);
 }
 
 // fl_amax_seg: one warp per 1×bc segment of a row; the segment's amax goes
@@ -340,21 +328,8 @@ extern "C" __global__ void fl_produce(const float *__restrict__ src, fl_i64 n, f
         dst[e] = src[e];
         m = max(m, fl_f2u(src[e]) & 0x7FFFFFFFu);
     }
-    if (amax == 0) {
-        return;
-    }
-    __shared__ fl_u32 part[32];
-    m = fl_warp_max(m);
-    if ((threadIdx.x & 31) == 0) {
-        part[threadIdx.x >> 5] = m;
-    }
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        m = threadIdx.x < (blockDim.x >> 5) ? part[threadIdx.x] : 0;
-        m = fl_warp_max(m);
-        if (threadIdx.x == 0) {
-            atomicMax(amax, m);
-        }
+    if (amax != 0) {
+        fl_block_amax(m, amax);
     }
 }
 
