@@ -103,7 +103,7 @@ func TestGPUFactsFromShippedRun(t *testing.T) {
 	assert.Less(t, f.num("accum_fit_worst_on"), 2.0, "the 2× bound of issue 30")
 	assert.Equal(t, "deepseek,fast-accum-bwd", f["accum_recipes"])
 
-	ex := s.Explain()
+	ex := s.Explain().Paragraphs()
 	require.GreaterOrEqual(t, len(ex), 5)
 	first := ex[0]
 	assert.Zero(t, strings.Count(first, ". "), "the first paragraph is one sentence: %q", first)
@@ -165,7 +165,7 @@ func TestGPUClaimsFollowTheData(t *testing.T) {
 		want, not                 []string
 	}{
 		{"fp8 faster everywhere, still growing, no emulation", true, true, false,
-			[]string{"2.00× as fast as BF16 at 8192³ and 1.50× at the smallest, 256³", "FP8 was faster at every size", "Of the 2 with a goal, 1 met it"},
+			[]string{"2.00× as fast as BF16 at 8192³ and at the smallest, 256³ (1.50×)", "FP8 was faster at every size", "Of the 2 kernels with a goal, 1 kernel met it"},
 			[]string{"no faster", "stopped growing", "emulation", "splits K"}},
 		{"fp8 slower at the smallest, stops growing, emulated", false, false, true,
 			[]string{"but slower at the smallest, 256³ (0.80×)", "then stopped growing", "within a factor 1.50", "20× less"},
@@ -173,23 +173,23 @@ func TestGPUClaimsFollowTheData(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newGPUScene([]*gpu.Run{syntheticRun(tc.fp8Small, tc.grows, tc.emulated)}, nil)
-			all := strings.Join(s.Explain(), "\n")
+			all := strings.Join(s.Explain().Paragraphs(), "\n")
 			for _, w := range tc.want {
 				assert.Contains(t, all, w)
 			}
 			for _, w := range tc.not {
 				assert.NotContains(t, all, w)
 			}
-			assert.Contains(t, s.Explain()[0], "Test GPU X1 (sm_100, CUDA driver 12.4, cuBLASLt 12.8) on 2030-01-01")
+			assert.Contains(t, s.Explain().Takeaway(), "Test GPU X1 (sm_100, CUDA driver 12.4, cuBLASLt 12.8) on 2030-01-01")
 			require.NoError(t, s.Render(image.NewRGBA(image.Rect(0, 0, 960, 540))))
 		})
 	}
 	bare := &gpu.Run{Name: "bare-2030-01-02", Date: "2030-01-02", Info: gpu.Info{Name: "Bare GPU", Driver: 13000}}
 	s := newGPUScene([]*gpu.Run{bare}, nil)
-	assert.Contains(t, s.Explain()[0], "holds neither products nor an accumulation study")
+	assert.Contains(t, s.Explain().Takeaway(), "holds neither products nor an accumulation study")
 	require.NoError(t, s.Render(image.NewRGBA(image.Rect(0, 0, 960, 540))), "panels without data say so")
 	broken := newGPUScene(nil, os.ErrNotExist)
-	assert.Contains(t, broken.Explain()[0], "cannot be computed")
+	assert.Contains(t, broken.Explain().Takeaway(), "cannot be computed")
 	require.NoError(t, broken.Render(image.NewRGBA(image.Rect(0, 0, 960, 540))))
 	assert.False(t, broken.Click(10, 10, 960, 540))
 }
@@ -221,7 +221,7 @@ func TestGPULinearPanel(t *testing.T) {
 	f := facts(s.Facts())
 	assert.Equal(t, "4096x4096x4096", f["layer"])
 	assert.Equal(t, 0.5, f.num("layer_fp8-naive_transpose_share"))
-	all := strings.Join(s.Explain(), "\n")
+	all := strings.Join(s.Explain().Paragraphs(), "\n")
 	assert.Contains(t, all, "bf16 1 ms (products 100%) and fp8-naive 1 ms (products 50.0%)")
 	assert.Contains(t, all, "the transposed copies of X, W and dY took 50.0% of the time")
 	require.NoError(t, s.Set("layer", "1024x1024x1024"))
