@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/fp8lab/fp8lab/docs/gpu"
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/parallel"
 	"github.com/fp8lab/fp8lab/scaling"
@@ -27,64 +28,36 @@ type AccumConfig struct {
 	Log io.Writer
 }
 
-// AccumError is the error of one product against the exact (float64) one:
-// Rel is the relative error ‖D − R‖₂ / ‖R‖₂ over the whole output, Norm the
-// mean of |d − r| / Σ|a||b| over its elements (the measure of
-// GEMMTolFP8), and MaxNorm the largest such element error.
-type AccumError struct {
-	Rel     float64 `json:"rel"`
-	Norm    float64 `json:"norm"`
-	MaxNorm float64 `json:"max_norm"`
-}
-
-// AccumRow is one (operands, K) measurement: the device with fast
-// accumulation off and on, and the emulations of scaling.Accumulator
-// (FastAccumulator as shipped, and the candidate that fits best).
-type AccumRow struct {
-	Operands string     `json:"operands"` // "positive" or "signed"
-	K        int        `json:"k"`
-	Off      AccumError `json:"device_fast_accum_off"`
-	On       AccumError `json:"device_fast_accum_on"`
-	Float32  AccumError `json:"emulated_float32"`
-	Shipped  AccumError `json:"emulated_shipped"` // scaling.FastAccumulator
-	Fitted   AccumError `json:"emulated_fitted"`  // AccumReport.Fit
-}
-
-// AccumReport is the result of AccumStudy.
-type AccumReport struct {
-	M    int        `json:"m"`
-	N    int        `json:"n"`
-	Rows []AccumRow `json:"rows"`
-	// Fit is the truncating or rounding accumulator, 10..23 fraction bits,
-	// whose relative errors are closest to the device's with fast
-	// accumulation on (least squares of the log ratio over every row).
-	Fit scaling.Accumulator `json:"fit"`
-	// FitSpread is the largest factor between the fitted emulation's
-	// relative error and the device's in any row (1 is a perfect fit).
-	FitSpread float64 `json:"fit_spread"`
-	// Shipped is scaling.FastAccumulator, and ShippedSpread its spread.
-	Shipped       scaling.Accumulator `json:"shipped"`
-	ShippedSpread float64             `json:"shipped_spread"`
-}
-
-// accumCandidates are the accumulators the fit chooses from.
+// accumCandidates are the accumulators the fit chooses from: the aligned
+// model around scaling.FastAccumulator (12..14 fraction bits, groups of
+// 16, 32 and 64 products, with its split-K and without), and the classic
+// truncated running sum of 12..14 bits.
 func accumCandidates() []scaling.Accumulator {
+	fast := scaling.FastAccumulator
 	var out []scaling.Accumulator
-	for m := 10; m <= 23; m++ {
-		out = append(out, scaling.Accumulator{MantissaBits: m}, scaling.Accumulator{MantissaBits: m, RoundNearest: true})
+	for m := 12; m <= 14; m++ {
+		for _, g := range []int{16, 32, 64} {
+			a := scaling.Accumulator{MantissaBits: m, AlignGroup: g}
+			out = append(out, a)
+			a.SplitFrom, a.SplitLen = fast.SplitFrom, fast.SplitLen
+			out = append(out, a)
+		}
+		out = append(out, scaling.Accumulator{MantissaBits: m})
 	}
 	return out
 }
 
 // AccumStudy measures how a device's FP8 product accumulates. For each K it
 // multiplies M×K by K×N E4M3FN matrices (scale 1, values of |N(0,1)| —
-// "positive", where the running sum only grows — and of N(0,1), "signed"),
-// with the device's fast accumulation off and on, and compares both with
-// the exact product (float64, exact for these operands) and with
-// scaling.ScaledMatMul's emulations. It then fits the emulated accumulator
-// to the device's fast accumulation. DeepSeek-V3 (§3.3.2) reports about 14
-// bits kept, and a relative error near 2% at K = 4096.
-func AccumStudy(dev AccumProduct, cfg AccumConfig) (*AccumReport, error) {
+// "positive", where the running sum only grows — and of N(0,1), "signed";
+// AccumOperands builds them) with the device's fast accumulation off and
+// on, and compares both with the exact product (float64, exact for these
+// operands) and with scaling.ScaledMatMul's emulations:
+// scaling.FastAccumulator against fast accumulation on,
+// scaling.PromotedAccumulator against it off. It then fits the emulated
+// accumulator to the device's fast accumulation. DeepSeek-V3 (§3.3.2)
+// reports about 14 bits kept, and a relative error near 2% at K = 4096.
+func AccumStudy(dev AccumProduct, cfg AccumConfig) (*gpu.AccumReport, error) {
 	if dev == nil {
 		return nil, fmt.Errorf("%w: nil product", ErrInvalidArgument)
 	}
@@ -102,20 +75,21 @@ func AccumStudy(dev AccumProduct, cfg AccumConfig) (*AccumReport, error) {
 			return nil, fmt.Errorf("%w: accumulation study K = %d (a multiple of 16, at most 65536)", ErrInvalidArgument, k)
 		}
 	}
-	rep := &AccumReport{M: cfg.M, N: cfg.N, Shipped: scaling.FastAccumulator}
+	promoted := scaling.PromotedAccumulator
+	rep := &gpu.AccumReport{M: cfg.M, N: cfg.N, Seed: cfg.Seed, Shipped: scaling.FastAccumulator, Promoted: &promoted}
 	cands := accumCandidates()
-	candErr := make([][]AccumError, len(cands)) // candidate × row
-	for _, kind := range []string{"positive", "signed"} {
+	candErr := make([][]gpu.AccumError, len(cands)) // candidate × row
+	for _, kind := range AccumKinds {
 		for _, k := range cfg.Ks {
-			a, b, err := accumOperands(cfg.M, k, cfg.N, kind, cfg.Seed+uint64(k))
+			a, b, err := AccumOperands(cfg.M, k, cfg.N, kind, cfg.Seed)
 			if err != nil {
 				return nil, err
 			}
 			ref, mass := exactProduct(a, b)
-			row := AccumRow{Operands: kind, K: k}
-			measure := func(d *scaling.Tensor, err error) (AccumError, error) {
+			row := gpu.AccumRow{Operands: kind, K: k}
+			measure := func(d *scaling.Tensor, err error) (gpu.AccumError, error) {
 				if err != nil {
-					return AccumError{}, err
+					return gpu.AccumError{}, err
 				}
 				return accumError(d.Data, ref, mass), nil
 			}
@@ -131,6 +105,11 @@ func AccumStudy(dev AccumProduct, cfg AccumConfig) (*AccumReport, error) {
 			if row.Shipped, err = measure(scaling.ScaledMatMul(a, b, scaling.FastAccumulator)); err != nil {
 				return nil, err
 			}
+			p, err := measure(scaling.ScaledMatMul(a, b, promoted))
+			if err != nil {
+				return nil, err
+			}
+			row.Promoted = &p
 			for c, acc := range cands {
 				e, err := measure(scaling.ScaledMatMul(a, b, acc))
 				if err != nil {
@@ -140,16 +119,18 @@ func AccumStudy(dev AccumProduct, cfg AccumConfig) (*AccumReport, error) {
 			}
 			if cfg.Log != nil {
 				fmt.Fprintf(cfg.Log, "accum %-8s K=%5d  relative error: device fast accumulation off %.3g, on %.3g; emulated float32 %.3g, %s %.3g\n",
-					kind, k, row.Off.Rel, row.On.Rel, row.Float32.Rel, AccumulatorName(rep.Shipped), row.Shipped.Rel)
+					kind, k, row.Off.Rel, row.On.Rel, row.Float32.Rel, rep.Shipped, row.Shipped.Rel)
 			}
 			rep.Rows = append(rep.Rows, row)
 		}
 	}
 	on, shipped := make([]float64, len(rep.Rows)), make([]float64, len(rep.Rows))
+	off, prom := make([]float64, len(rep.Rows)), make([]float64, len(rep.Rows))
 	for i, r := range rep.Rows {
 		on[i], shipped[i] = r.On.Rel, r.Shipped.Rel
+		off[i], prom[i] = r.Off.Rel, r.Promoted.Rel
 	}
-	rel := func(es []AccumError) []float64 {
+	rel := func(es []gpu.AccumError) []float64 {
 		out := make([]float64, len(es))
 		for i, e := range es {
 			out[i] = e.Rel
@@ -167,33 +148,28 @@ func AccumStudy(dev AccumProduct, cfg AccumConfig) (*AccumReport, error) {
 		rep.Rows[i].Fitted = candErr[best][i]
 	}
 	rep.FitSpread, rep.ShippedSpread = spread(rel(candErr[best]), on), spread(shipped, on)
+	rep.PromotedSpread = spread(prom, off)
 	if cfg.Log != nil {
 		fmt.Fprintf(cfg.Log, "accum: fast accumulation fits a %s accumulator (within a factor %.2f in every row); scaling.FastAccumulator (%s) is within %.2f\n",
-			AccumulatorName(rep.Fit), rep.FitSpread, AccumulatorName(rep.Shipped), rep.ShippedSpread)
+			rep.Fit, rep.FitSpread, rep.Shipped, rep.ShippedSpread)
+		fmt.Fprintf(cfg.Log, "accum: with fast accumulation off, scaling.PromotedAccumulator (%s) is within %.2f\n",
+			promoted, rep.PromotedSpread)
 	}
 	return rep, nil
 }
 
-// AccumulatorName describes an accumulator: "float32", or "13-bit
-// truncating" / "13-bit nearest", with the promotion interval if any.
-func AccumulatorName(a scaling.Accumulator) string {
-	if a.MantissaBits == 0 {
-		return "float32"
-	}
-	s := fmt.Sprintf("%d-bit truncating", a.MantissaBits)
-	if a.RoundNearest {
-		s = fmt.Sprintf("%d-bit nearest", a.MantissaBits)
-	}
-	if a.PromoteEvery > 0 {
-		s += fmt.Sprintf(", promoted every %d", a.PromoteEvery)
-	}
-	return s
-}
+// AccumKinds are AccumStudy's operand kinds, in the order of its rows.
+var AccumKinds = []string{"positive", "signed"}
 
-// accumOperands returns M×K and K×N E4M3FN matrices with scale 1 whose
-// values are E4M3FN roundings of |N(0,1)| (positive) or N(0,1) (signed).
-func accumOperands(m, k, n int, kind string, seed uint64) (a, b *scaling.Quantized, err error) {
-	r := rand.New(rand.NewPCG(seed, 0x61CC))
+// AccumOperands returns the operands AccumStudy multiplies at K: M×K and
+// K×N E4M3FN matrices with scale 1 whose values are E4M3FN roundings of
+// |N(0,1)| (kind "positive") or N(0,1) ("signed"), drawn from a PCG seeded
+// with seed+K. Any machine rebuilds a GPU run's operands bit for bit.
+func AccumOperands(m, k, n int, kind string, seed uint64) (a, b *scaling.Quantized, err error) {
+	if kind != "positive" && kind != "signed" {
+		return nil, nil, fmt.Errorf("%w: operand kind %q (positive or signed)", ErrInvalidArgument, kind)
+	}
+	r := rand.New(rand.NewPCG(seed+uint64(k), 0x61CC))
 	make1 := func(rows, cols int) (*scaling.Quantized, error) {
 		t := &scaling.Tensor{Rows: rows, Cols: cols, Data: make([]float32, rows*cols)}
 		for i := range t.Data {
@@ -244,7 +220,7 @@ func exactProduct(a, b *scaling.Quantized) (ref, mass []float64) {
 }
 
 // accumError measures d against the exact product.
-func accumError(d []float32, ref, mass []float64) AccumError {
+func accumError(d []float32, ref, mass []float64) gpu.AccumError {
 	var num, den, norm, maxNorm float64
 	for i, r := range ref {
 		e := math.Abs(float64(d[i]) - r)
@@ -258,7 +234,7 @@ func accumError(d []float32, ref, mass []float64) AccumError {
 			maxNorm = max(maxNorm, e/mass[i])
 		}
 	}
-	return AccumError{Rel: math.Sqrt(num / den), Norm: norm / float64(len(ref)), MaxNorm: maxNorm}
+	return gpu.AccumError{Rel: math.Sqrt(num / den), Norm: norm / float64(len(ref)), MaxNorm: maxNorm}
 }
 
 // logMisfit is Σ (log(x/y))² over the pairs; a zero error on one side only

@@ -21,11 +21,11 @@ func emulatedDevice(acc scaling.Accumulator) AccumProduct {
 }
 
 func TestAccumStudyRecoversAKnownAccumulator(t *testing.T) {
-	for _, acc := range []scaling.Accumulator{{MantissaBits: 11}, {MantissaBits: 15, RoundNearest: true}} {
+	for _, acc := range []scaling.Accumulator{{MantissaBits: 12}, {MantissaBits: 14, AlignGroup: 16}} {
 		var log bytes.Buffer
 		rep, err := AccumStudy(emulatedDevice(acc), AccumConfig{Ks: []int{256, 1024, 4096}, M: 16, N: 32, Seed: 1, Log: &log})
 		require.NoError(t, err)
-		assert.Equal(t, acc, rep.Fit, AccumulatorName(acc))
+		assert.Equal(t, acc, rep.Fit, acc.String())
 		assert.Equal(t, 1.0, rep.FitSpread)
 		require.Len(t, rep.Rows, 6)
 		for _, r := range rep.Rows {
@@ -36,7 +36,9 @@ func TestAccumStudyRecoversAKnownAccumulator(t *testing.T) {
 		}
 		pos := rep.Rows[:3]
 		assert.Less(t, pos[0].On.Rel, pos[2].On.Rel, "a growing sum loses more bits as K grows")
-		assert.Contains(t, log.String(), "fits a "+AccumulatorName(acc)+" accumulator")
+		assert.Contains(t, log.String(), "fits a "+acc.String()+" accumulator")
+		assert.Equal(t, scaling.PromotedAccumulator, *rep.Promoted)
+		assert.Equal(t, uint64(1), rep.Seed)
 	}
 }
 
@@ -48,10 +50,12 @@ func TestAccumStudyRefusesBadShapes(t *testing.T) {
 	}
 	_, err := AccumStudy(nil, AccumConfig{})
 	assert.ErrorIs(t, err, ErrInvalidArgument)
+	_, _, err = AccumOperands(16, 16, 16, "mixed", 1)
+	assert.ErrorIs(t, err, ErrInvalidArgument)
 }
 
 func TestExactProductIsExact(t *testing.T) {
-	a, b, err := accumOperands(16, 64, 16, "signed", 3)
+	a, b, err := AccumOperands(16, 64, 16, "signed", 3)
 	require.NoError(t, err)
 	ref, mass := exactProduct(a, b)
 	da, _ := a.Dequantize()

@@ -132,21 +132,27 @@ func ExampleSimulateDelayed() {
 }
 
 // Fast accumulation loses the small terms of a long sum: with 13 fraction
-// bits, once the sum reaches 2^14 adding 1 no longer changes it. Promotion
-// to float32 every 128 products keeps every partial sum small.
+// bits, once the sum holds 2^14 its grid is 2, and adding 1 no longer
+// changes it. Promotion to float32 every 128 products restarts the
+// tensor-core sum, so only the ones in the first 128 products are lost.
 func ExampleAccumulator_Dot() {
-	ones := make([]float32, 1<<16)
-	for i := range ones {
-		ones[i] = 1
+	x := make([]float32, 4096)
+	ones := make([]float32, 4096)
+	for i := range x {
+		x[i], ones[i] = 1, 1
 	}
-	for _, acc := range []scaling.Accumulator{scaling.Float32Accumulator, scaling.FastAccumulator, scaling.PromotedAccumulator} {
-		s, _ := acc.Dot(ones, ones)
-		fmt.Printf("%+v: %g\n", acc, s)
+	x[0] = 16384
+	for _, acc := range []struct {
+		name string
+		acc  scaling.Accumulator
+	}{{"float32", scaling.Float32Accumulator}, {"fast", scaling.FastAccumulator}, {"promoted", scaling.PromotedAccumulator}} {
+		s, _ := acc.acc.Dot(x, ones)
+		fmt.Printf("%-8s %g\n", acc.name, s)
 	}
 	// Output:
-	// {MantissaBits:0 RoundNearest:false PromoteEvery:0}: 65536
-	// {MantissaBits:13 RoundNearest:false PromoteEvery:0}: 16384
-	// {MantissaBits:13 RoundNearest:false PromoteEvery:128}: 65536
+	// float32  20479
+	// fast     16384
+	// promoted 20352
 }
 
 // Measure shows what one tensor scale does to small rows that a per-row

@@ -203,9 +203,9 @@ func TestTruncatedKernelMatchesGeneralLoop(t *testing.T) {
 				qb, err := Quantize(b, fp8.E5M2, gb, Options{})
 				require.NoError(t, err)
 				for _, acc := range accs {
-					want, err := scaledMatMul(qa, qb, acc, false)
+					want, err := scaledMatMul(qa, qb, false, acc, false)
 					require.NoError(t, err)
-					got, err := scaledMatMul(qa, qb, acc, true)
+					got, err := scaledMatMul(qa, qb, false, acc, true)
 					require.NoError(t, err)
 					for i := range want.Data {
 						require.Equal(t, math.Float32bits(want.Data[i]), math.Float32bits(got.Data[i]),

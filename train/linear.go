@@ -428,14 +428,9 @@ func (e *linearEngine) gemm(product int, c []float32, a, b kmOperand, M, K, N in
 }
 
 // emulatedGemm multiplies K-major quantized operands with scaling's
-// accumulator emulation: qa is (M,K), qb is (N,K) and is transposed, codes
-// and scale grid, into the (K,N) operand ScaledMatMul takes.
+// accumulator emulation: qa is (M,K) and qb is (N,K), cuBLASLt's TN layout.
 func emulatedGemm(c []float32, qa, qb *scaling.Quantized, acc scaling.Accumulator, beta float32) error {
-	bt, err := transposeQuantized(qb)
-	if err != nil {
-		return err
-	}
-	out, err := scaling.ScaledMatMul(qa, bt, acc)
+	out, err := scaling.ScaledMatMulNT(qa, qb, acc)
 	if err != nil {
 		return err
 	}

@@ -64,8 +64,8 @@ func TestParseRecipeErrors(t *testing.T) {
 	assert.Equal(t, 1, r.Scaling.Margin)
 }
 
-// Emulated accumulation multiplies the transposed quantized operand the
-// way scaling.ScaledMatMul does; with a float32 accumulator it agrees with
+// Emulated accumulation multiplies the K-major quantized operands the way
+// scaling.ScaledMatMulNT does; with a float32 accumulator it agrees with
 // the dequantize-then-GEMM path to float32 rounding.
 func TestEmulatedGemm(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 10))

@@ -51,6 +51,7 @@ var sliders = map[string][3]string{
 	"dither":      {"frames", "", ""}, // grows by one frame per frame, as animated
 	"delayed":     {"spike_at", "81", "80"},
 	"stochastic":  {"x", "1.1", "1.05"},
+	"gpu":         {"operands", "positive", "signed"},
 }
 
 // BenchmarkRenderChanging measures a frame at 1280×720 when a parameter

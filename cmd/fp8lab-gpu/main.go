@@ -24,6 +24,7 @@
 //	fp8lab-gpu parity [--device N] [--short] [--seed N] [--filter TEXT] [--codec both|software|hardware] [--json]
 //	fp8lab-gpu bench [--device N] [--elements N] [--iters N] [--gemm 4096,8192|none] [--train-shapes reference|classroom|none] [--strict] [--json]
 //	fp8lab-gpu accum [--device N] [--ks 512,1024,...] [--json]
+//	fp8lab-gpu linear [--device N] [--sizes 4096,8192,16384] [--iters N] [--json]
 //	fp8lab-gpu dump DIR [--device N] [--seed N]
 //
 // Exit status: 0 success; 1 a parity mismatch, an error, or (bench --strict)
@@ -41,6 +42,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fp8lab/fp8lab/docs/gpu"
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/native/cuda"
@@ -60,6 +62,8 @@ Commands:
   bench   copy bandwidth, kernel bandwidths and FP8/BF16 GEMM TFLOPS
   accum   the error of cuBLASLt's fast accumulation against K, and the
           emulated accumulator (scaling.Accumulator) that matches it
+  linear  one linear layer's forward and backward under three plans (BF16,
+          naive FP8, fused FP8), checked against the CPU, every kernel timed
   dump    write inputs and GPU outputs as .npy for scripts/gpu/torch_oracle.py
 
 Run 'fp8lab-gpu COMMAND -h' for a command's flags.
@@ -76,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	cmds := map[string]func([]string, io.Writer, io.Writer) error{"info": runInfo, "parity": runParity, "bench": runBench, "accum": runAccum, "dump": runDump}
+	cmds := map[string]func([]string, io.Writer, io.Writer) error{"info": runInfo, "parity": runParity, "bench": runBench, "accum": runAccum, "linear": runLinear, "dump": runDump}
 	cmd, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "fp8lab-gpu: unknown command %q\n\n%s", args[0], usageText)
@@ -206,7 +210,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			return cmdline.Usagef("--train-shapes: %v", err)
 		}
 		for _, p := range cfg.LinearProducts() {
-			shapes = append(shapes, cuda.BenchShape{Name: fmt.Sprintf("%s %s.%s %dx%dx%d", cfg.Name, p.Layer, p.Pass, p.M, p.K, p.N), M: p.M, N: p.N, K: p.K})
+			shapes = append(shapes, cuda.BenchShape{Name: gpu.TrainShape(cfg.Name, p.Layer, p.Pass, p.M, p.K, p.N), M: p.M, N: p.N, K: p.K})
 		}
 	}
 	sizes := []int{}
@@ -278,6 +282,43 @@ func runAccum(args []string, stdout, stderr io.Writer) error {
 	rep, err := native.AccumStudy(func(a, b *scaling.Quantized, fast bool) (*scaling.Tensor, error) {
 		return d.ScaledMatMulAccum(a, b, native.OutputFloat32, fast)
 	}, cfg)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return cmdline.WriteJSON(stdout, rep)
+	}
+	return nil
+}
+
+func runLinear(args []string, stdout, stderr io.Writer) error {
+	fs := prog.Flags("linear", "[--device N] [--sizes 4096,8192,16384] [--iters N] [--json]", stderr)
+	dev, asJSON := deviceFlags(fs)
+	sizes := fs.String("sizes", "4096,8192,16384", "layer sizes n (tokens = in = out = n), comma-separated multiples of 16")
+	iters := fs.Int("iters", 10, "timed runs of each plan")
+	if err := cmdline.Parse(fs, args); err != nil {
+		return err
+	}
+	cfg := cuda.LinearConfig{Iters: *iters, Log: stdout}
+	for _, f := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 16 || n%16 != 0 || n > 1<<17 {
+			return cmdline.Usagef("--sizes %q: sizes are multiples of 16 up to 131072", *sizes)
+		}
+		cfg.Sizes = append(cfg.Sizes, n)
+	}
+	if *iters < 1 {
+		return cmdline.Usagef("--iters must be positive")
+	}
+	if *asJSON {
+		cfg.Log = stderr // progress lines; the report goes to stdout
+	}
+	d, err := cuda.Open(*dev)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	rep, err := d.Linear(cfg)
 	if err != nil {
 		return err
 	}

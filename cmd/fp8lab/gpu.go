@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	commands["gpu"] = command{"run the CUDA build (fp8lab-gpu): info, parity, bench, accum, dump", runGPU}
+	commands["gpu"] = command{"run the CUDA build (fp8lab-gpu): info, parity, bench, accum, linear, dump", runGPU}
 }
 
 // gpuEnv is what `fp8lab gpu` looks at before it starts fp8lab-gpu. The

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/fp8lab/fp8lab/docs/gpu"
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/native/internal/launch"
@@ -56,21 +57,9 @@ const (
 	GoalFP8OverBF16    = 1.6  // FP8 over BF16 GEMM at 8192³
 )
 
-// BenchResult is one measurement. Bandwidths count the bytes a kernel must
-// move at least (read the input once, write the output once); OfCopy
-// compares them with the copy bandwidth measured first.
-type BenchResult struct {
-	Name   string  `json:"name"`
-	Bytes  int64   `json:"bytes,omitempty"`
-	Millis float64 `json:"ms,omitempty"`
-	GBps   float64 `json:"gbps,omitempty"`
-	OfCopy float64 `json:"of_copy,omitempty"`
-	TFLOPS float64 `json:"tflops,omitempty"`
-	Ratio  float64 `json:"ratio,omitempty"`
-	Goal   float64 `json:"goal,omitempty"` // a fraction of copy, TFLOPS or a ratio
-	Status string  `json:"status,omitempty"`
-	Note   string  `json:"note,omitempty"`
-}
+// BenchResult is one measurement. Its home is docs/gpu, which reads the
+// shipped runs' bench.json: the writer and the reader share one type.
+type BenchResult = gpu.BenchResult
 
 // BenchReport is the output of Bench.
 type BenchReport struct {
@@ -335,7 +324,7 @@ func (b *bench) kernels(codecs []string) error {
 		return err
 	}
 	b.copyBW = float64(8*n) / (ms / 1e3) / 1e9
-	b.add(BenchResult{Name: "copy cuMemcpyDtoD (read + write)", Bytes: 8 * n, Millis: ms})
+	b.add(BenchResult{Name: gpu.CopyName, Bytes: 8 * n, Millis: ms})
 	for _, s := range steps {
 		p := launch.Program{Buffers: []launch.Buffer{{Bytes: 4 * n}}} // buffer 0: the input, bound to y
 		s.build(&p, 0)
@@ -380,7 +369,7 @@ func (b *bench) gemms() error {
 	b.logf("bench: cuBLASLt %s", b.rep.CUBLASLt)
 	shapes := []BenchShape{}
 	for _, s := range b.cfg.GEMM {
-		shapes = append(shapes, BenchShape{Name: fmt.Sprintf("%d³", s), M: s, N: s, K: s})
+		shapes = append(shapes, BenchShape{Name: gpu.SquareShape(s), M: s, N: s, K: s})
 	}
 	for _, s := range append(shapes, b.cfg.Shapes...) {
 		if s.M < 16 || s.N < 16 || s.K < 16 || s.M%16 != 0 || s.N%16 != 0 || s.K%16 != 0 {
@@ -465,14 +454,13 @@ func (b *bench) gemmShape(lt *cublasLt, sh BenchShape) error {
 	var best float64
 	for _, fast := range []bool{false, true} {
 		spec := gemmSpec{atype: typeE4M3, btype: typeE4M3, dtype: typeBF16, m: sh.M, n: sh.N, k: sh.K, ascale: sa, bscale: sb, fastAccum: fast}
-		name := fmt.Sprintf("gemm fp8 e4m3 %s -> bf16, fast accum %v", sh.Name, map[bool]string{false: "off", true: "on"}[fast])
-		tf, err := run(name, spec, bufs["a8"], bufs["b8"])
+		tf, err := run(gpu.FP8GEMMName(sh.Name, fast), spec, bufs["a8"], bufs["b8"])
 		if err != nil {
 			return err
 		}
 		best = max(best, tf)
 	}
-	bf, err := run(fmt.Sprintf("gemm bf16 %s -> bf16", sh.Name), gemmSpec{atype: typeBF16, btype: typeBF16, dtype: typeBF16, m: sh.M, n: sh.N, k: sh.K}, bufs["a16"], bufs["b16"])
+	bf, err := run(gpu.BF16GEMMName(sh.Name), gemmSpec{atype: typeBF16, btype: typeBF16, dtype: typeBF16, m: sh.M, n: sh.N, k: sh.K}, bufs["a16"], bufs["b16"])
 	if err != nil {
 		return err
 	}
@@ -481,11 +469,11 @@ func (b *bench) gemmShape(lt *cublasLt, sh BenchShape) error {
 		goal = GoalFP8TFLOPS
 	}
 	if square {
-		b.add(BenchResult{Name: fmt.Sprintf("gemm fp8 %s best of the two", sh.Name), Millis: flops / best / 1e9, TFLOPS: best, Goal: goal})
+		b.add(BenchResult{Name: gpu.FP8BestName(sh.Name), Millis: flops / best / 1e9, TFLOPS: best, Goal: goal})
 	}
 	if square && sh.M == 8192 {
 		goal = GoalFP8OverBF16
 	}
-	b.add(BenchResult{Name: fmt.Sprintf("ratio fp8 (best) / bf16 at %s", sh.Name), Ratio: best / bf, Goal: goal})
+	b.add(BenchResult{Name: gpu.RatioName(sh.Name), Ratio: best / bf, Goal: goal})
 	return nil
 }

@@ -108,7 +108,9 @@ static int fl_lt_destroy(uintptr_t h) { return fl_lt.destroy((void *)h); }
 
 // A plan holds the descriptors and the algorithm of one matrix product
 // D (m×n, column-major, ldd = m) = scale_a·scale_b · op(A)·op(B), A of
-// type atype stored k×m (op T) and B of type btype stored k×n (op N).
+// type atype stored k×m (op T, the default) or m×k (op N, a_n set), B of
+// type btype stored k×n (op N, the default) or n×k (op T, b_t set). FP8
+// products on Hopper take only the default, TN.
 //
 // The heuristic's first FL_ALGOS candidates are kept: cuBLASLt may offer an
 // algorithm that cublasLtMatmul then refuses (CUBLAS_STATUS_NOT_SUPPORTED),
@@ -130,10 +132,10 @@ static void fl_plan_free(fl_plan *p) {
 
 // fl_plan_make returns a cuBLAS status; *stage names the failing call.
 static int fl_plan_make(uintptr_t handle, int atype, int btype, int dtype, uint64_t m, uint64_t n, uint64_t k,
-		uintptr_t ascale, uintptr_t bscale, int fast_accum, uint64_t ws_max, uintptr_t *out, const char **stage) {
+		uintptr_t ascale, uintptr_t bscale, int fast_accum, int a_n, int b_t, uint64_t ws_max, uintptr_t *out, const char **stage) {
 	fl_plan *p = (fl_plan *)calloc(1, sizeof(fl_plan));
 	void *pref = 0;
-	int s, ta = FL_CUBLAS_OP_T, tb = FL_CUBLAS_OP_N, count = 0;
+	int s, ta = a_n ? FL_CUBLAS_OP_N : FL_CUBLAS_OP_T, tb = b_t ? FL_CUBLAS_OP_T : FL_CUBLAS_OP_N, count = 0;
 	int8_t fa = (int8_t)fast_accum;
 	// Split-K partial sums are reduced in the compute type (float32), never
 	// in the output type: a BF16 reduction would round every partial sum.
@@ -149,8 +151,16 @@ static int fl_plan_make(uintptr_t handle, int atype, int btype, int dtype, uint6
 	if (bscale) FL_TRY(fl_lt.desc_set(p->desc, FL_DESC_B_SCALE_POINTER, &bs, sizeof bs), "cublasLtMatmulDescSetAttribute(B_SCALE_POINTER)")
 	if (atype == FL_CUDA_R_8F_E4M3 || atype == FL_CUDA_R_8F_E5M2)
 		FL_TRY(fl_lt.desc_set(p->desc, FL_DESC_FAST_ACCUM, &fa, sizeof fa), "cublasLtMatmulDescSetAttribute(FAST_ACCUM)")
-	FL_TRY(fl_lt.layout_create(&p->adesc, atype, k, m, (int64_t)k), "cublasLtMatrixLayoutCreate(A)")
-	FL_TRY(fl_lt.layout_create(&p->bdesc, btype, k, n, (int64_t)k), "cublasLtMatrixLayoutCreate(B)")
+	if (a_n) {
+		FL_TRY(fl_lt.layout_create(&p->adesc, atype, m, k, (int64_t)m), "cublasLtMatrixLayoutCreate(A)")
+	} else {
+		FL_TRY(fl_lt.layout_create(&p->adesc, atype, k, m, (int64_t)k), "cublasLtMatrixLayoutCreate(A)")
+	}
+	if (b_t) {
+		FL_TRY(fl_lt.layout_create(&p->bdesc, btype, n, k, (int64_t)n), "cublasLtMatrixLayoutCreate(B)")
+	} else {
+		FL_TRY(fl_lt.layout_create(&p->bdesc, btype, k, n, (int64_t)k), "cublasLtMatrixLayoutCreate(B)")
+	}
 	FL_TRY(fl_lt.layout_create(&p->ddesc, dtype, m, n, (int64_t)m), "cublasLtMatrixLayoutCreate(D)")
 	FL_TRY(fl_lt.pref_create(&pref), "cublasLtMatmulPreferenceCreate")
 	FL_TRY(fl_lt.pref_set(pref, FL_PREF_MAX_WORKSPACE_BYTES, &ws_max, sizeof ws_max), "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)")
@@ -372,6 +382,7 @@ type gemmSpec struct {
 	m, n, k             int
 	ascale, bscale      cu.DevicePtr // device float32 scales, or 0
 	fastAccum           bool
+	aN, bT              bool // A not transposed (stored m×k), B transposed (stored n×k); both false is TN
 }
 
 func (lt *cublasLt) plan(s gemmSpec) (*plan, error) {
@@ -381,8 +392,15 @@ func (lt *cublasLt) plan(s gemmSpec) (*plan, error) {
 	if s.fastAccum {
 		fa = 1
 	}
+	an, bt := C.int(0), C.int(0)
+	if s.aN {
+		an = 1
+	}
+	if s.bT {
+		bt = 1
+	}
 	st := C.fl_plan_make(lt.handle, C.int(s.atype), C.int(s.btype), C.int(s.dtype), C.uint64_t(s.m), C.uint64_t(s.n),
-		C.uint64_t(s.k), C.uintptr_t(s.ascale), C.uintptr_t(s.bscale), fa, WorkspaceBytes, &out, &stage)
+		C.uint64_t(s.k), C.uintptr_t(s.ascale), C.uintptr_t(s.bscale), fa, an, bt, WorkspaceBytes, &out, &stage)
 	if st != 0 {
 		return nil, ltError(fmt.Sprintf("%s (m=%d n=%d k=%d)", C.GoString(stage), s.m, s.n, s.k), st)
 	}

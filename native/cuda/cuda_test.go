@@ -154,3 +154,24 @@ func TestClosedDevice(t *testing.T) {
 	_, err = Open(1 << 20)
 	assert.ErrorIs(t, err, native.ErrInvalidArgument)
 }
+
+// TestLinearPlans runs the linear layer's three plans on the GPU at a
+// small shape (compared with the CPU inside Linear) and times them once at
+// another: every launch gets a time.
+func TestLinearPlans(t *testing.T) {
+	d := device(t)
+	if _, _, err := d.CUBLASLt(); err != nil {
+		t.Skipf("no cuBLASLt: %v", err)
+	}
+	rep, err := d.Linear(LinearConfig{Sizes: []int{512}, Iters: 2, Log: logWriter{t}})
+	require.NoError(t, err)
+	assert.Len(t, rep.Verified, 3)
+	require.Len(t, rep.Shapes, 1)
+	require.Len(t, rep.Shapes[0].Plans, 3)
+	for _, p := range rep.Shapes[0].Plans {
+		assert.Positive(t, p.Millis, p.Plan)
+		for _, s := range p.Steps {
+			assert.Positive(t, s.Millis, "%s: %s", p.Plan, s.Name)
+		}
+	}
+}

@@ -86,6 +86,22 @@ func (d *Device) Run(p *launch.Program, ext map[string]func(addr func(int) uintp
 	return res, nil
 }
 
+// gemmStep turns a program's product (row-major, launch.GEMM) into
+// cuBLASLt's column-major terms: D (M×N row-major) is Dᵀ column-major, so
+// cuBLASLt's A is the step's B and its B the step's A, with m = N, n = M.
+func gemmStep(g *launch.GEMM, ptrs []cu.DevicePtr) (spec gemmSpec, a, b, dst cu.DevicePtr, err error) {
+	t := map[int]int{launch.TypeE4M3: typeE4M3, launch.TypeE5M2: typeE5M2, launch.TypeBF16: typeBF16}
+	ty, ok := t[g.Type]
+	if !ok {
+		return spec, 0, 0, 0, fmt.Errorf("%w: GEMM element type %d", native.ErrInvalidArgument, g.Type)
+	}
+	spec = gemmSpec{atype: ty, btype: ty, dtype: typeF32, m: g.N, n: g.M, k: g.K, fastAccum: g.FastAccum, aN: !g.TransB, bT: g.TransA}
+	if g.AScale >= 0 {
+		spec.ascale, spec.bscale = ptrs[g.BScale], ptrs[g.AScale]
+	}
+	return spec, ptrs[g.B], ptrs[g.A], ptrs[g.D], nil
+}
+
 // prepare allocates a program's buffers in a, uploading or zeroing them;
 // the buffers in bound use the given memory instead.
 func prepare(a *arena, p *launch.Program, bound map[int]cu.DevicePtr) ([]cu.DevicePtr, error) {
@@ -110,10 +126,20 @@ func prepare(a *arena, p *launch.Program, bound map[int]cu.DevicePtr) ([]cu.Devi
 }
 
 // steps launches the steps over the buffers ptrs (asynchronously, on the
-// default stream); External steps call ext.
+// default stream); External steps call ext, GEMM steps cuBLASLt.
 func (d *Device) steps(steps []launch.Step, ptrs []cu.DevicePtr, ext map[string]func(addr func(int) uintptr) error) error {
 	addr := func(b int) uintptr { return uintptr(ptrs[b]) }
 	for _, s := range steps {
+		if s.GEMM != nil {
+			spec, a, b, dst, err := gemmStep(s.GEMM, ptrs)
+			if err != nil {
+				return err
+			}
+			if err := d.gemm(spec, a, b, dst); err != nil {
+				return err
+			}
+			continue
+		}
 		if s.External != "" {
 			fn, ok := ext[s.External]
 			if !ok {

@@ -43,6 +43,10 @@ const (
 	TransposeU8  = "fl_transpose_u8"
 	ToBF16       = "fl_to_bf16"
 	ScaleRowCol  = "fl_scale_rowcol"
+	Produce      = "fl_produce"
+	DecodeScale  = "fl_decode_scale"
+	CastTransSW  = "fl_cast_transpose_sw"
+	CastTransHW  = "fl_cast_transpose_hw"
 	Encode4SW    = "fl_encode4_sw"
 	Encode1SW    = "fl_encode1_sw"
 	RowSeg4SW    = "fl_rowseg4_sw"
@@ -57,8 +61,8 @@ const (
 )
 
 // SoftwareKernels lists the entry points of SoftwarePTX.
-var SoftwareKernels = []string{Encode4SW, Encode1SW, RowSeg4SW, RowSeg1SW, AmaxFlat, AmaxSeg, Scales, Dequant,
-	FWHTShared, FWHTGlobal, TransposeU8, ToBF16, ScaleRowCol}
+var SoftwareKernels = []string{Encode4SW, Encode1SW, RowSeg4SW, RowSeg1SW, CastTransSW, AmaxFlat, AmaxSeg, Scales, Dequant,
+	FWHTShared, FWHTGlobal, TransposeU8, ToBF16, ScaleRowCol, Produce, DecodeScale}
 
 // HardwareKernels lists the entry points of HardwarePTX.
-var HardwareKernels = []string{Encode4HW, Encode1HW, RowSeg4HW, RowSeg1HW}
+var HardwareKernels = []string{Encode4HW, Encode1HW, RowSeg4HW, RowSeg1HW, CastTransHW}

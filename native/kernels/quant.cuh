@@ -86,6 +86,25 @@ __device__ __forceinline__ fl_u32 fl_warp_max(fl_u32 m) {
     return m;
 }
 
+// fl_block_amax folds each thread's m (max |x| bits) into *out: a warp
+// shuffle, one word per warp in shared memory, then one atomicMax per
+// block. Every thread of the block must call it.
+__device__ __forceinline__ void fl_block_amax(fl_u32 m, fl_u32 *out) {
+    __shared__ fl_u32 part[32];
+    m = fl_warp_max(m);
+    if ((threadIdx.x & 31) == 0) {
+        part[threadIdx.x >> 5] = m;
+    }
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        m = threadIdx.x < (blockDim.x >> 5) ? part[threadIdx.x] : 0;
+        m = fl_warp_max(m);
+        if (threadIdx.x == 0) {
+            atomicMax(out, m);
+        }
+    }
+}
+
 // fl_encode_body: codes for a tensor whose scales are known (tensor, row,
 // R×C blocks, tiles that the fused kernel does not take). VEC = 4 needs
 // cols % 4 == 0 and bc % 4 == 0, so that four consecutive elements share a
@@ -141,19 +160,7 @@ __device__ __forceinline__ void fl_encode_loop(const float *__restrict__ x, fl_i
         }
     }
     if (FOLD) {
-        __shared__ fl_u32 part[32];
-        m = fl_warp_max(m);
-        if ((threadIdx.x & 31) == 0) {
-            part[threadIdx.x >> 5] = m;
-        }
-        __syncthreads();
-        if (threadIdx.x < 32) {
-            m = threadIdx.x < (blockDim.x >> 5) ? part[threadIdx.x] : 0;
-            m = fl_warp_max(m);
-            if (threadIdx.x == 0) {
-                atomicMax(amax, m);
-            }
-        }
+        fl_block_amax(m, amax);
     }
 }
 
@@ -284,6 +291,52 @@ __device__ __forceinline__ void fl_rowseg_body(const float *__restrict__ x, fl_i
     }
 }
 
+// fl_cast_transpose_body: one kernel of the fused FP8 plan of a linear
+// layer (native/internal/launch.Config.Linear). It takes the tensor's amax
+// (folded in by the producer), computes the tensorwise scale of the rule
+// itself (every thread, the same double-precision arithmetic as
+// fl_scales), and writes x's codes twice, row-major and transposed, through
+// a 32×32 tile in shared memory: the cast and the transposed copy that the
+// naive plan makes in two kernels. Thread (0, 0) of block (0, 0) writes the
+// scale and the decode factor float32(1/scale) (Quantized.BlockDecodeScale)
+// for the product. Blocks of 32×8 threads, one 32×32 tile each.
+template <bool HW>
+__device__ __forceinline__ void fl_cast_transpose_body(const float *__restrict__ x, fl_i64 rows, fl_i64 cols,
+                                                       const fl_u32 *amax, int fmt, double eps, int margin, int pow2,
+                                                       fl_u8 *__restrict__ codes, fl_u8 *__restrict__ codes_t,
+                                                       float *scale_out, float *decode_out) {
+    __shared__ fl_u8 tile[32][33];
+    const fl_fmt f = fl_format(fmt);
+    const fl_rule rule = {eps, margin, pow2};
+    const fl_u32 a = *amax;
+    float s = 1.0f; // non-finite amax: the host reports the error
+    if (a < 0x7F800000u) {
+        s = fl_rule_scale(fl_u2f(a), f.max_value, rule);
+    }
+    if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0 && threadIdx.y == 0) {
+        *scale_out = s;
+        *decode_out = (float)fl_ddiv(1.0, (double)s);
+    }
+    const fl_i64 bx = (fl_i64)blockIdx.x * 32, by = (fl_i64)blockIdx.y * 32;
+    fl_u32 rnd[1] = {0};
+    for (int k = threadIdx.y; k < 32; k += 8) {
+        fl_i64 i = by + k, j = bx + threadIdx.x;
+        if (i < rows && j < cols) {
+            fl_u32 u = fl_f2u(fl_scale(x[i * cols + j], s)), c;
+            fl_encode_n<1, HW>(&u, rnd, 0, 0, fmt, f, &c);
+            codes[i * cols + j] = (fl_u8)c;
+            tile[k][threadIdx.x] = (fl_u8)c;
+        }
+    }
+    __syncthreads();
+    for (int k = threadIdx.y; k < 32; k += 8) {
+        fl_i64 j = bx + k, i = by + threadIdx.x;
+        if (i < rows && j < cols) {
+            codes_t[j * rows + i] = tile[threadIdx.x][k];
+        }
+    }
+}
+
 // The extern "C" entry points of one codec: FL_CODEC is sw or hw.
 #define FL_CAT2(a, b) a##b
 #define FL_CAT(a, b) FL_CAT2(a, b)
@@ -312,4 +365,10 @@ __device__ __forceinline__ void fl_rowseg_body(const float *__restrict__ x, fl_i
         float *scales, fl_u32 *amax, fl_u8 *scodes) {                                                              \
         fl_rowseg_body<1, HW>(x, rows, cols, bc, gc, G, fmt, kind, eps, margin, pow2, mxround, sto, seed, stream, \
                               rbits, codes, scales, amax, scodes);                                                 \
+    }                                                                                                            \
+    extern "C" __global__ void FL_CAT(fl_cast_transpose_, CODEC)(                                                \
+        const float *x, fl_i64 rows, fl_i64 cols, const fl_u32 *amax, int fmt, double eps, int margin, int pow2,  \
+        fl_u8 *codes, fl_u8 *codes_t, float *scale_out, float *decode_out) {                                       \
+        fl_cast_transpose_body<HW>(x, rows, cols, amax, fmt, eps, margin, pow2, codes, codes_t, scale_out,         \
+                                   decode_out);                                                                    \
     }

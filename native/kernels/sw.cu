@@ -12,7 +12,6 @@ FL_DEFINE_QUANT_KERNELS(sw, false)
 // that NaN, whose bits are above +Inf's, wins, as in scaling's amax).
 // *out must be zeroed first. x is 16-byte aligned.
 extern "C" __global__ void fl_amax_flat(const float *__restrict__ x, fl_i64 n, fl_u32 *out) {
-    __shared__ fl_u32 part[32];
     fl_u32 m = 0;
     const fl_i64 stride = (fl_i64)gridDim.x * blockDim.x;
     const fl_i64 tid = (fl_i64)blockIdx.x * blockDim.x + threadIdx.x;
@@ -27,18 +26,7 @@ extern "C" __global__ void fl_amax_flat(const float *__restrict__ x, fl_i64 n, f
     for (fl_i64 e = n4 * 4 + tid; e < n; e += stride) {
         m = max(m, fl_f2u(x[e]) & 0x7FFFFFFFu);
     }
-    m = fl_warp_max(m);
-    if ((threadIdx.x & 31) == 0) {
-        part[threadIdx.x >> 5] = m;
-    }
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        m = threadIdx.x < (blockDim.x >> 5) ? part[threadIdx.x] : 0;
-        m = fl_warp_max(m);
-        if (threadIdx.x == 0) {
-            atomicMax(out, m);
-        }
-    }
+    fl_block_amax(m, out);
 }
 
 // fl_amax_seg: one warp per 1×bc segment of a row; the segment's amax goes
@@ -316,6 +304,41 @@ extern "C" __global__ void fl_to_bf16(const float *__restrict__ src, fl_i64 rows
             d = j * rows + i;
         }
         dst[d] = fl_bf16(src[e]);
+    }
+}
+
+// fl_produce stands for the kernel that writes a matrix a linear layer
+// reads (the previous layer's epilogue): it copies n floats from src to dst
+// (both 16-byte aligned) and, when amax is not null, folds max |x| into
+// *amax (zeroed first) as it writes, as fl_amax_flat does: the fused FP8
+// plan's producer, which spares the amax its own pass over the matrix.
+extern "C" __global__ void fl_produce(const float *__restrict__ src, fl_i64 n, float *__restrict__ dst, fl_u32 *amax) {
+    fl_u32 m = 0;
+    const fl_i64 stride = (fl_i64)gridDim.x * blockDim.x;
+    const fl_i64 tid = (fl_i64)blockIdx.x * blockDim.x + threadIdx.x;
+    const fl_i64 n4 = n / 4;
+    for (fl_i64 g = tid; g < n4; g += stride) {
+        float4 v = reinterpret_cast<const float4 *>(src)[g];
+        reinterpret_cast<float4 *>(dst)[g] = v;
+        fl_u32 a = max(fl_f2u(v.x) & 0x7FFFFFFFu, fl_f2u(v.y) & 0x7FFFFFFFu);
+        fl_u32 b = max(fl_f2u(v.z) & 0x7FFFFFFFu, fl_f2u(v.w) & 0x7FFFFFFFu);
+        m = max(m, max(a, b));
+    }
+    for (fl_i64 e = n4 * 4 + tid; e < n; e += stride) {
+        dst[e] = src[e];
+        m = max(m, fl_f2u(src[e]) & 0x7FFFFFFFu);
+    }
+    if (amax != 0) {
+        fl_block_amax(m, amax);
+    }
+}
+
+// fl_decode_scale writes float32(1/s) of each of n encode multipliers:
+// the decode factors cuBLASLt's scale pointers take
+// (Quantized.BlockDecodeScale, 1/s in double precision, rounded once).
+extern "C" __global__ void fl_decode_scale(const float *s, fl_i64 n, float *d) {
+    for (fl_i64 b = (fl_i64)blockIdx.x * blockDim.x + threadIdx.x; b < n; b += (fl_i64)gridDim.x * blockDim.x) {
+        d[b] = (float)fl_ddiv(1.0, (double)s[b]);
     }
 }
 

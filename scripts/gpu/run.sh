@@ -6,11 +6,14 @@
 #   bash run.sh --dry-run OUTDIR  print the steps and their time limits only
 #
 # Steps: info, parity, the native/cuda tests, dump + the torch oracle, the
-# fast-accumulation study, the benchmarks and, when ncu is there and may
-# read the counters, ncu on the quantize and Hadamard kernels. Each step
-# has its own time limit (they add up to less than 10 minutes) and a step
-# that fails or times out never stops the others. OUTDIR/summary.txt has
-# one line per step; the exit status is the number of failed steps.
+# fast-accumulation study, the benchmarks (kernels, and FP8 against BF16
+# products from 256³ to 16384³), one linear layer under three plans with
+# every kernel timed at 4096³, 8192³ and 16384³, and, when ncu is there and
+# may read the counters, ncu on the quantize and Hadamard kernels. Each
+# step has its own time limit; they add up to 7.5 minutes (the 2026-11-22
+# H100 run took 126 s for the steps before linear), and a step that fails
+# or times out never stops the others. OUTDIR/summary.txt has one line per
+# step; the exit status is the number of failed steps.
 set -u
 
 dry=0
@@ -65,17 +68,18 @@ step() {
 }
 
 python=${PYTHON:-python3}
-step info 15 ./fp8lab-gpu info --json
-step parity 110 ./fp8lab-gpu parity --json
-step tests 60 ./native-cuda.test -test.v -test.timeout 55s
-step dump 40 ./fp8lab-gpu dump "$out/dump"
-step oracle 50 "$python" torch_oracle.py "$out/dump"
-step accum 60 ./fp8lab-gpu accum --json
-step bench 140 ./fp8lab-gpu bench --json
+step info 10 ./fp8lab-gpu info --json
+step parity 100 ./fp8lab-gpu parity --json
+step tests 40 ./native-cuda.test -test.v -test.timeout 35s
+step dump 20 ./fp8lab-gpu dump "$out/dump"
+step oracle 30 "$python" torch_oracle.py "$out/dump"
+step accum 40 ./fp8lab-gpu accum --json
+step bench 60 ./fp8lab-gpu bench --json --gemm 256,512,1024,2048,4096,8192,16384
+step linear 90 ./fp8lab-gpu linear --json --sizes 4096,8192,16384
 # NCU names the profiler; by default ncu on PATH or in /usr/local/cuda/bin.
 ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 if [ -x "$ncu" ]; then
-	step ncu 75 "$ncu" --kernel-name regex:fl_ --launch-count 300 \
+	step ncu 60 "$ncu" --kernel-name regex:fl_ --launch-count 300 \
 		--metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum \
 		./fp8lab-gpu bench --elements 33554432 --iters 1 --gemm none --train-shapes none
 else

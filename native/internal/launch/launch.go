@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/fp8lab/fp8lab/native/kernels"
 )
 
 // ArgKind says how a kernel argument's 8-byte slot is filled.
@@ -70,8 +72,10 @@ type Buffer struct {
 }
 
 // Step is one kernel launch on a GridX×GridY grid of BlockX×BlockY
-// threads, or, when External is set, a call the runner provides (the
-// cuBLASLt product between the kernels of a GEMM).
+// threads; or, when External is set, a call the runner provides (the
+// cuBLASLt product between the kernels of a GEMM); or, when GEMM is set, a
+// matrix product the runner makes with its library. Name and Role label
+// the step for timings (gpu.LinearStep); they change nothing it does.
 type Step struct {
 	Kernel       string
 	GridX, GridY int
@@ -79,6 +83,69 @@ type Step struct {
 	BlockY       int
 	Args         []Arg
 	External     string
+	GEMM         *GEMM
+	Name, Role   string
+}
+
+// Element types of a GEMM's operands.
+const (
+	TypeE4M3 = kernels.FormatE4M3FN // FP8 E4M3FN codes
+	TypeE5M2 = kernels.FormatE5M2   // FP8 E5M2 codes
+	TypeBF16 = 100                  // BF16 codes (uint16)
+)
+
+// GEMM is a matrix product in row-major terms: D (M×N, float32) =
+// op(A)·op(B), where op(A) is A stored M×K, or Aᵀ with A stored K×M when
+// TransA; op(B) is B stored K×N, or Bᵀ with B stored N×K when TransB. FP8
+// operands (Type TypeE4M3 or TypeE5M2, both of one type) are multiplied
+// by the decode factors in the one-float buffers AScale and BScale, and
+// must be laid out as Hopper's FP8 tensor cores take them, both K-major:
+// not TransA, TransB. BF16 operands take any layout and no scales
+// (AScale = BScale = -1). FastAccum asks for fast accumulation (FP8).
+type GEMM struct {
+	A, B, D        int
+	AScale, BScale int
+	Type           int
+	M, N, K        int
+	TransA, TransB bool
+	FastAccum      bool
+}
+
+// elemBytes is the size of one operand element.
+func (g *GEMM) elemBytes() int64 {
+	if g.Type == TypeBF16 {
+		return 2
+	}
+	return 1
+}
+
+// check validates the product against the program's buffers.
+func (g *GEMM) check(bufs []Buffer) error {
+	fp8 := g.Type == TypeE4M3 || g.Type == TypeE5M2
+	switch {
+	case !fp8 && g.Type != TypeBF16:
+		return fmt.Errorf("launch: GEMM element type %d", g.Type)
+	case g.M < 1 || g.N < 1 || g.K < 1:
+		return fmt.Errorf("launch: GEMM of %d×%d×%d", g.M, g.K, g.N)
+	case fp8 && (g.TransA || !g.TransB):
+		return fmt.Errorf("launch: an FP8 GEMM takes both operands K-major (A M×K, B stored N×K)")
+	case fp8 != (g.AScale >= 0 && g.BScale >= 0) || !fp8 && (g.AScale != -1 || g.BScale != -1):
+		return fmt.Errorf("launch: an FP8 GEMM takes both decode factors, a BF16 one none")
+	}
+	type want struct {
+		buf   int
+		bytes int64
+	}
+	need := []want{{g.A, int64(g.M) * int64(g.K) * g.elemBytes()}, {g.B, int64(g.K) * int64(g.N) * g.elemBytes()}, {g.D, 4 * int64(g.M) * int64(g.N)}}
+	if fp8 {
+		need = append(need, want{g.AScale, 4}, want{g.BScale, 4})
+	}
+	for _, n := range need {
+		if n.buf < 0 || n.buf >= len(bufs) || bufs[n.buf].Bytes < n.bytes {
+			return fmt.Errorf("launch: GEMM %d×%d×%d: buffer %d is missing or smaller than %d bytes", g.M, g.K, g.N, n.buf, n.bytes)
+		}
+	}
+	return nil
 }
 
 // Program is a sequence of launches over a set of buffers.
@@ -150,6 +217,11 @@ func (p *Program) Check() error {
 		return p.err
 	}
 	for i, s := range p.Steps {
+		if s.GEMM != nil {
+			if err := s.GEMM.check(p.Buffers); err != nil {
+				return fmt.Errorf("step %d: %w", i, err)
+			}
+		}
 		for j, a := range s.Args {
 			if a.Kind == ArgBuf && (a.Buf < 0 || a.Buf >= len(p.Buffers)) {
 				return fmt.Errorf("launch: step %d (%s) argument %d names buffer %d of %d", i, s.Kernel, j, a.Buf, len(p.Buffers))

@@ -169,6 +169,12 @@ static std::map<std::string, Kernel> kernels() {
     k["fl_scale_rowcol"] = [](const std::vector<uint64_t> &a) {
         fl_scale_rowcol(P(float *, 0), L(1), L(2), P(const float *, 3), P(const float *, 4));
     };
+    k["fl_produce"] = [](const std::vector<uint64_t> &a) { fl_produce(P(const float *, 0), L(1), P(float *, 2), P(fl_u32 *, 3)); };
+    k["fl_decode_scale"] = [](const std::vector<uint64_t> &a) { fl_decode_scale(P(const float *, 0), L(1), P(float *, 2)); };
+    k["fl_cast_transpose_sw"] = [](const std::vector<uint64_t> &a) {
+        fl_cast_transpose_sw(P(const float *, 0), L(1), L(2), P(const fl_u32 *, 3), I(4), D(a[5]), I(6), I(7), P(fl_u8 *, 8),
+                             P(fl_u8 *, 9), P(float *, 10), P(float *, 11));
+    };
     return k;
 }
 
