@@ -19,7 +19,7 @@ func TestRenderExplain(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.Set("format", "E4M3FN"))
 	assert.Equal(t, strings.Join(s.Explain().Paragraphs(), "\n\n")+"\n", out)
-	assert.Contains(t, out, "lowers the SQNR of all values, from 38.4 dB to 31.5 dB")
+	assert.Contains(t, out, "lowers the SQNR of all values in E4M3FN with one scale for the whole tensor from 38.4 dB to 31.5 dB")
 	code, _, _ = cliQuick(t, "render", "hadamard", "--explain", "--json")
 	assert.NotEqual(t, 0, code)
 }
