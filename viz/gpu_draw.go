@@ -134,11 +134,13 @@ func (s *gpuScene) drawGEMM(dst *image.RGBA, st style, r image.Rectangle) error 
 		_ = ax.Line(dst, sx, sb, plot.LineStyle{Color: gpuBF16Color, Width: st.pxf(1.5)})
 	}
 	last := m.products[len(m.products)-1]
-	ts := st.text(14, plot.FontBold, gpuFP8Color)
-	ts.Align, ts.VAlign = plot.AlignRight, plot.AlignBottom
-	ax.Text(dst, work(last)/1e9, last.FP8()*1.25, fmt.Sprintf("%s: %s×", last.Shape, strconv.FormatFloat(last.Speedup(), 'f', 2, 64)), ts)
-	_, err = ax.Legend(dst, plot.TopLeft, legend)
-	return err
+	if _, err = ax.Legend(dst, plot.TopLeft, legend); err != nil {
+		return err
+	}
+	// The speed-up of the largest product goes where it covers no data and
+	// stays inside the plot at every size (or is left out).
+	ax.Note(dst, fmt.Sprintf("%s: %s×", last.Shape, strconv.FormatFloat(last.Speedup(), 'f', 2, 64)), plot.BottomRight, st.text(14, plot.FontBold, gpuFP8Color))
+	return nil
 }
 
 // drawBandwidth draws one bar per kernel: its bandwidth as a share of the
