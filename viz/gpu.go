@@ -86,8 +86,6 @@ func newGPUScene(runs []*gpu.Run, err error) *gpuScene {
 	params := []Param{
 		{Name: "run", Label: "Run", Kind: ParamChoice, Options: names, Default: names[len(names)-1],
 			Help: "the measurements shown: one folder of docs/gpu, named by device and date"},
-		{Name: "focus", Label: "Show", Kind: ParamChoice, Options: focus, Default: gpuAll,
-			Help: "every panel, or one of them at full size"},
 		{Name: "operands", Label: "Operands", Kind: ParamChoice, Options: []string{"both", "positive", "signed"}, Default: "both",
 			Help: "the accumulation study's operands: |N(0,1)| (a sum that only grows), N(0,1) (mixed signs), or both"},
 	}
@@ -96,6 +94,10 @@ func newGPUScene(runs []*gpu.Run, err error) *gpuScene {
 		params = append(params, Param{Name: "layer", Label: "Layer shape", Kind: ParamChoice, Options: layers, Default: "largest",
 			Help: "the linear layer's shape (tokens×in×out) of the plans' timeline"})
 	}
+	// Show comes last: the controls above it each change one panel, and
+	// every panel is on screen until Show picks one.
+	params = append(params, Param{Name: "focus", Label: "Show", Kind: ParamChoice, Options: focus, Default: gpuAll,
+		Help: "every panel, or one of them at full size"})
 	s.ps = newParamSet(params...)
 	return s
 }
