@@ -66,6 +66,7 @@ type Archive struct {
 	Metadata map[string]string
 	Tensors  []Info
 	lim      Limits
+	inflated uint64 // bytes the members of an .npz inflate to
 	// stream opens the raw data of tensor i (Decoded tensors only) for the
 	// safetensors and npz readers; load reads a tensor whole for .npy and CSV.
 	stream func(i int) (io.Reader, error)
@@ -240,7 +241,9 @@ func (a *Archive) decodeChunks(i int, dst []float32, fn func([]float32) error) e
 		return err
 	}
 	n := in.Len()
-	groups := ChunkValues / c.groupVals
+	// Buffers of one chunk, or of the whole tensor when it is smaller: a
+	// file of thousands of tiny tensors must not cost a chunk each.
+	groups := min(ChunkValues/c.groupVals, int((n+int64(c.groupVals)-1)/int64(c.groupVals)))
 	raw := make([]byte, groups*c.groupBytes)
 	var vals []float32
 	if dst == nil {
