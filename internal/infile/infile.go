@@ -70,6 +70,12 @@ var (
 	Image = Kind{Name: "image", Max: 256 << 20}
 	// SourceFile is a file of the Go distribution read as a corpus.
 	SourceFile = Kind{Name: "source file", Max: 64 << 20}
+	// BuiltFile is a file of the playground's build (a WebAssembly
+	// module, about 10 MB), served from memory.
+	BuiltFile = Kind{Name: "built file", Max: 256 << 20}
+	// ServedFile is a file that serve --dir sends from disk as it reads
+	// it: its size costs no memory.
+	ServedFile = Kind{Name: "served file"}
 )
 
 // Open opens the regular file name for reading and returns it with its
@@ -96,17 +102,27 @@ func Open(name string, k Kind) (*os.File, int64, error) {
 // An absolute name, a ".." that climbs out, or a symbolic link (anywhere
 // on the way) that leads out of dir is an error wrapping ErrOutside;
 // links that stay inside are followed. Errors name the file as dir/name.
-func OpenIn(dir, name string, k Kind) (f *os.File, size int64, err error) {
-	shown := filepath.Join(dir, filepath.FromSlash(name))
-	if filepath.IsAbs(name) || !filepath.IsLocal(filepath.FromSlash(name)) {
-		return nil, 0, outside(shown, dir)
+func OpenIn(dir, name string, k Kind) (*os.File, int64, error) {
+	if !filepath.IsLocal(filepath.FromSlash(name)) {
+		return nil, 0, outside(filepath.Join(dir, filepath.FromSlash(name)), dir)
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer root.Close() // a file opened through a Root outlives it
+	return OpenInRoot(root, name, k)
+}
+
+// OpenInRoot is OpenIn for a folder already opened as root (a server's
+// folder, opened once).
+func OpenInRoot(root *os.Root, name string, k Kind) (*os.File, int64, error) {
+	dir := root.Name()
 	rel := filepath.FromSlash(name)
+	shown := filepath.Join(dir, rel)
+	if !filepath.IsLocal(rel) {
+		return nil, 0, outside(shown, dir)
+	}
 	st, err := root.Stat(rel)
 	if err != nil {
 		if _, serr := os.Stat(shown); serr != nil {
@@ -117,7 +133,7 @@ func OpenIn(dir, name string, k Kind) (f *os.File, size int64, err error) {
 	if err := check(shown, st, k); err != nil {
 		return nil, 0, err
 	}
-	f, err = root.OpenFile(rel, os.O_RDONLY|openFlags, 0)
+	f, err := root.OpenFile(rel, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, 0, err
 	}

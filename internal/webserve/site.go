@@ -16,12 +16,13 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	"os"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fp8lab/fp8lab/internal/infile"
 )
 
 // CSP is the Content-Security-Policy sent with every response: scripts and
@@ -152,7 +153,7 @@ func (s *Site) Add(name string, data []byte) error {
 // AddFiles reads each file from disk and serves it under its name.
 func (s *Site) AddFiles(files map[string]string) error {
 	for name, path := range files {
-		data, err := os.ReadFile(path)
+		data, err := infile.ReadFile(path, infile.BuiltFile)
 		if err != nil {
 			return fmt.Errorf("webserve: %w", err)
 		}
