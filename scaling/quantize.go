@@ -535,7 +535,7 @@ func (q *Quantized) Check() error {
 // It returns 0 for an NVFP4 block whose scale rounded to zero, and NaN for
 // a block index out of range.
 func (q *Quantized) BlockDecodeScale(b int) float64 {
-	if b < 0 || b >= len(q.Scales) {
+	if q == nil || b < 0 || b >= len(q.Scales) {
 		return math.NaN()
 	}
 	switch q.Granularity.Scales() {

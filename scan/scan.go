@@ -129,6 +129,9 @@ func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Repo
 	var jobs []job
 	var p Progress
 	for _, a := range archives {
+		if a == nil {
+			continue
+		}
 		for i, in := range a.Tensors {
 			if opts.Filter == nil || opts.Filter.MatchString(in.Name) {
 				jobs = append(jobs, job{a, i})

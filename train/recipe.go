@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/bits"
@@ -137,6 +138,9 @@ func (p *Product) operand(role int) *Operand {
 
 // Check reports an inconsistent recipe, naming the product and operand.
 func (r *Recipe) Check() error {
+	if r == nil {
+		return errors.New("train: no recipe")
+	}
 	rule, err := r.Scaling.rule()
 	if err != nil {
 		return fmt.Errorf("train: recipe %q: %w", r.Name, err)

@@ -117,6 +117,9 @@ func OpenIn(dir, name string, k Kind) (*os.File, int64, error) {
 // OpenInRoot is OpenIn for a folder already opened as root (a server's
 // folder, opened once).
 func OpenInRoot(root *os.Root, name string, k Kind) (*os.File, int64, error) {
+	if root == nil {
+		return nil, 0, errors.New("infile: no folder to open " + name + " in")
+	}
 	dir := root.Name()
 	rel := filepath.FromSlash(name)
 	shown := filepath.Join(dir, rel)

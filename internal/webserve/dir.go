@@ -79,12 +79,20 @@ func OpenDir(dir string, required ...string) (*Dir, error) {
 // Has reports whether the folder holds a regular file of that
 // (slash-separated) name.
 func (d *Dir) Has(name string) bool {
+	if d == nil || d.root == nil {
+		return false
+	}
 	fi, err := d.root.Stat(name)
 	return err == nil && fi.Mode().IsRegular()
 }
 
 // Close releases the folder.
-func (d *Dir) Close() error { return d.root.Close() }
+func (d *Dir) Close() error {
+	if d == nil || d.root == nil {
+		return nil
+	}
+	return d.root.Close()
+}
 
 // ServeHTTP serves GET and HEAD requests for the folder's regular files,
 // with Range and conditional requests for uncompressed responses.
@@ -96,7 +104,7 @@ func (d *Dir) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, ok := requestName(r.URL.Path)
-	if !ok || hidden(name) {
+	if !ok || hidden(name) || d == nil || d.root == nil {
 		http.NotFound(w, r)
 		return
 	}

@@ -75,11 +75,14 @@ func shown(rep *scan.Report) int {
 
 // Body renders the report without the page around it: the account of what
 // was scanned, the heatmap, the summary, the table and the histograms
-// (within MaxPageRows). The heatmap's and the table's rows carry the
+// (within MaxPageRows); nil is an empty report. The heatmap's and the table's rows carry the
 // tensor's name in data-tensor, so a page can make them clickable. Names
 // from the file are escaped for the page, control characters included
 // (internal/safetext).
 func Body(rep *scan.Report) string {
+	if rep == nil {
+		rep = &scan.Report{} // an empty report
+	}
 	var b strings.Builder
 	b.WriteString(`<div class="scan-report">`)
 	fmt.Fprintf(&b, "<p>%d tensors; recipes %s; formats %s; keep in BF16 below %.4g dB worst-block SQNR.", len(rep.Tensors),
