@@ -77,13 +77,15 @@ func TestReadIntegrity(t *testing.T) {
 		"an unknown key":   {gz(t, text(`{"comand": "x"}`)), `unknown field "comand"`},
 		"plain trailing":   {append(bytes.Clone(plain), "{}"...), "data after the JSON value"},
 	} {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_, err := Read(bytes.NewReader(c.data))
-		runtime.ReadMemStats(&after)
-		require.Error(t, err, name)
-		assert.ErrorContains(t, err, c.want, name)
-		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4*MaxDecodedBytes), "%s: bytes allocated", name)
+		t.Run(name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := Read(bytes.NewReader(c.data))
+			runtime.ReadMemStats(&after)
+			require.Error(t, err)
+			assert.ErrorContains(t, err, c.want)
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4*MaxDecodedBytes), "bytes allocated")
+		})
 	}
 }
 
