@@ -84,7 +84,9 @@ func TestReadIntegrity(t *testing.T) {
 			runtime.ReadMemStats(&after)
 			require.Error(t, err)
 			assert.ErrorContains(t, err, c.want)
-			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4*MaxDecodedBytes), "bytes allocated")
+			// At most the limit, read in chunks and joined once (the bombs
+			// took 4.2-4.7 GB before).
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(3*MaxDecodedBytes), "bytes allocated")
 		})
 	}
 }
