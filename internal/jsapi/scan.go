@@ -90,7 +90,8 @@ func Scan(ctx context.Context, r io.ReaderAt, size int64, name string, q ScanReq
 	}
 	rep, scanErr := scan.Run(ctx, archives, opts)
 	if rep != nil && ctx.Err() != nil {
-		rep.Interrupted = true
+		// Cancelled: a read the cancel cut short is no error of the file.
+		rep.Interrupted, scanErr = true, nil
 	}
 	if rep == nil {
 		return nil, scanErr // nothing scanned: too many tensors

@@ -270,9 +270,6 @@ func apiScanFile(args []js.Value) (any, error) {
 		if res == nil {
 			return nil, err
 		}
-		if errors.Is(err, errCancelled) {
-			res.Interrupted, err = true, nil // cancelled while a read waited
-		}
 		out := map[string]any{"html": res.HTML, "json": string(res.JSON), "tensors": res.Tensors,
 			"interrupted": res.Interrupted, "error": nil, "fetches": br.fetches}
 		if err != nil {
