@@ -187,10 +187,20 @@ func (q *Quantizer) check() error {
 }
 
 // Options returns the options with their defaults filled in.
-func (q *Quantizer) Options() Options { return q.opts }
+func (q *Quantizer) Options() Options {
+	if q == nil {
+		return Options{}
+	}
+	return q.opts
+}
 
 // Levels returns the values a pixel can take in one frame, ascending.
-func (q *Quantizer) Levels() []float32 { return slices.Clone(q.levels) }
+func (q *Quantizer) Levels() []float32 {
+	if q == nil {
+		return nil
+	}
+	return slices.Clone(q.levels)
+}
 
 // Dither quantizes img with opts; see Quantizer.Dither.
 func Dither(img *Gray, opts Options) (*Gray, error) {

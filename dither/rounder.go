@@ -56,11 +56,29 @@ func WideRounder(w *fp8.Wide) (*Rounder, error) {
 	return &Rounder{name: w.Name(), wide: w}, nil
 }
 
+// check reports a Rounder not made by NewRounder, FormatRounder or
+// WideRounder (nil, or the zero value): its methods return this error, or
+// "" and NaN.
+func (r *Rounder) check() error {
+	if r == nil || (r.narrow == nil && r.wide == nil) {
+		return fmt.Errorf("%w: Rounder not made by NewRounder, FormatRounder or WideRounder", ErrInvalidArgument)
+	}
+	return nil
+}
+
 // Name returns the format's name.
-func (r *Rounder) Name() string { return r.name }
+func (r *Rounder) Name() string {
+	if r == nil {
+		return ""
+	}
+	return r.name
+}
 
 // Max returns the format's largest finite value.
 func (r *Rounder) Max() float64 {
+	if r.check() != nil {
+		return math.NaN()
+	}
 	if r.wide != nil {
 		return r.wide.Max()
 	}
@@ -70,6 +88,9 @@ func (r *Rounder) Max() float64 {
 // Nearest rounds x to the nearest value, ties to even. Minifloats saturate
 // at ±Max (fp8's default mode); BF16 and FP16 overflow to ±Inf as IEEE does.
 func (r *Rounder) Nearest(x float64) (float64, error) {
+	if err := r.check(); err != nil {
+		return 0, err
+	}
 	if math.IsNaN(x) {
 		return 0, fmt.Errorf("%w: NaN", ErrNaN)
 	}
@@ -87,6 +108,9 @@ func (r *Rounder) Nearest(x float64) (float64, error) {
 // codecs do: the bits are added just below the last kept mantissa bit and
 // the sum is truncated. The result saturates at ±Max.
 func (r *Rounder) Stochastic(x float64, random uint32, bits int) (float64, error) {
+	if err := r.check(); err != nil {
+		return 0, err
+	}
 	if math.IsNaN(x) {
 		return 0, fmt.Errorf("%w: NaN", ErrNaN)
 	}
@@ -112,6 +136,9 @@ func (r *Rounder) Stochastic(x float64, random uint32, bits int) (float64, error
 // <= |x|) and away the next value away from zero (|away| >= |x|). Both are x
 // when x is a format value; beyond ±Max both are ±Max (saturation).
 func (r *Rounder) Neighbors(x float64) (toward, away float64, err error) {
+	if err := r.check(); err != nil {
+		return 0, 0, err
+	}
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0, 0, fmt.Errorf("%w: %g", ErrNaN, x)
 	}

@@ -30,14 +30,29 @@ func newWide(name string, e, m, bias int, decode func(uint16) float32) *Wide {
 	return &Wide{name: name, expBits: e, manBits: m, bias: bias, grid: newGrid(m, bias, maxMag, false), decode: decode}
 }
 
+// valid reports whether w is FP16 or BF16 (not nil, not the zero Wide):
+// on any other receiver the methods give "invalid Wide", NaN, zero codes
+// or an error wrapping ErrInvalidFormat.
+func (w *Wide) valid() bool { return w != nil && w.decode != nil }
+
 // Name returns "FP16" or "BF16".
-func (w *Wide) Name() string { return w.name }
+func (w *Wide) Name() string {
+	if !w.valid() {
+		return "invalid Wide"
+	}
+	return w.name
+}
 
 // String returns the format's name.
-func (w *Wide) String() string { return w.name }
+func (w *Wide) String() string { return w.Name() }
 
 // Decode returns the value of a 16-bit code.
-func (w *Wide) Decode(c uint16) float32 { return w.decode(c) }
+func (w *Wide) Decode(c uint16) float32 {
+	if !w.valid() {
+		return float32(math.NaN())
+	}
+	return w.decode(c)
+}
 
 // Encode32 rounds x to nearest even; overflow gives ±Inf. For FP16 this is
 // x448/float16's Fromfloat32.
@@ -69,9 +84,6 @@ func (w *Wide) EncodeStochastic(x float64, random uint32, r int) (uint16, error)
 // supplies the bits when m.Round is Stochastic and is ignored otherwise. NaN
 // keeps its sign; ±Inf and overflow follow m.Overflow.
 func (w *Wide) EncodeMode(x float64, m Mode, random uint32) (uint16, error) {
-	if w == nil {
-		return 0, fmt.Errorf("%w: nil Wide", ErrInvalidFormat)
-	}
 	if err := m.check(); err != nil {
 		return 0, err
 	}
@@ -79,6 +91,9 @@ func (w *Wide) EncodeMode(x float64, m Mode, random uint32) (uint16, error) {
 }
 
 func (w *Wide) encode(x float64, m Mode, random uint32) (uint16, error) {
+	if !w.valid() {
+		return 0, fmt.Errorf("%w: %s", ErrInvalidFormat, w.Name())
+	}
 	u := math.Float64bits(x)
 	sign := uint16(u>>63) << 15
 	a := u &^ (1 << 63)
@@ -103,10 +118,18 @@ func (w *Wide) encode(x float64, m Mode, random uint32) (uint16, error) {
 }
 
 // Max returns the largest finite value.
-func (w *Wide) Max() float64 { return float64(w.decode(uint16(w.grid.maxMag))) }
+func (w *Wide) Max() float64 {
+	if !w.valid() {
+		return math.NaN()
+	}
+	return float64(w.decode(uint16(w.grid.maxMag)))
+}
 
 // PositiveFinite returns every positive finite value in increasing order.
 func (w *Wide) PositiveFinite() []float64 {
+	if !w.valid() {
+		return nil
+	}
 	out := make([]float64, 0, w.grid.maxMag)
 	for c := uint64(1); c <= w.grid.maxMag; c++ {
 		out = append(out, float64(w.decode(uint16(c))))
@@ -116,6 +139,9 @@ func (w *Wide) PositiveFinite() []float64 {
 
 // Info returns the format's summary, computed from its codes.
 func (w *Wide) Info() Info {
+	if !w.valid() {
+		return Info{}
+	}
 	in := Info{
 		Name: w.name, Bits: 16, ExpBits: w.expBits, ManBits: w.manBits, Bias: w.bias,
 		Signed: true, Specials: IEEE.String(), Max: w.Max(), NegZero: true,

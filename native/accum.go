@@ -91,6 +91,9 @@ func AccumStudy(dev AccumProduct, cfg AccumConfig) (*gpu.AccumReport, error) {
 				if err != nil {
 					return gpu.AccumError{}, err
 				}
+				if d == nil || d.Rows != cfg.M || d.Cols != cfg.N || len(d.Data) != cfg.M*cfg.N {
+					return gpu.AccumError{}, fmt.Errorf("%w: the product is not a %d×%d tensor", ErrInvalidArgument, cfg.M, cfg.N)
+				}
 				return accumError(d.Data, ref, mass), nil
 			}
 			if row.Off, err = measure(dev(a, b, false)); err != nil {

@@ -233,7 +233,7 @@ func CheckMatMul(aRows, aCols, bRows, bCols int, out Output) error {
 // RoundOutput rounds every element of t to out in place: a no-op for
 // float32, BF16 nearest-even (fp8.BF16) for bf16.
 func RoundOutput(t *scaling.Tensor, out Output) {
-	if out != OutputBF16 {
+	if out != OutputBF16 || t == nil {
 		return
 	}
 	for i, v := range t.Data {

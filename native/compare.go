@@ -114,8 +114,17 @@ func compareTensors(r, d *scaling.Tensor, what string) (string, string) {
 // ProductError returns the largest error of d against the reference r of
 // the product a·b, in units of Σ_k |a_ik|·|b_kj| (after allowing one BF16
 // ulp of r when out is OutputBF16), and where it occurs. Non-finite
-// mismatches count as an infinite error.
+// mismatches count as an infinite error. Tensors that do not form the
+// product (nil, shapes that do not agree) give NaN at row and column -1.
 func ProductError(a, b, r, d *scaling.Tensor, out Output) (worst float64, row, col int) {
+	for _, t := range []*scaling.Tensor{a, b, r, d} {
+		if t.Check() != nil {
+			return math.NaN(), -1, -1
+		}
+	}
+	if a.Cols != b.Rows || r.Rows != a.Rows || r.Cols != b.Cols || d.Rows != r.Rows || d.Cols != r.Cols {
+		return math.NaN(), -1, -1
+	}
 	m, k, n := a.Rows, a.Cols, b.Cols
 	absRow := make([]float64, n)
 	row, col = -1, -1

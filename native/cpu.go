@@ -147,7 +147,7 @@ func (c *CPU) MatMulBF16(a, b *scaling.Tensor, out Output) (*scaling.Tensor, err
 }
 
 // ToBF16 returns a copy of t with every element rounded to BF16 (nearest
-// even, overflow to ±Inf, as fp8.BF16.Encode32).
+// even, overflow to ±Inf, as fp8.BF16.Encode32); nil for nil.
 func ToBF16(t *scaling.Tensor) *scaling.Tensor {
 	r := t.Clone()
 	RoundOutput(r, OutputBF16)

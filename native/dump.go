@@ -101,7 +101,7 @@ type DumpManifest struct {
 // Err names the cases the backend failed (errors other than
 // ErrUnsupported), or nil.
 func (m *DumpManifest) Err() error {
-	if m.Failed == 0 {
+	if m == nil || m.Failed == 0 {
 		return nil
 	}
 	for _, c := range m.Cases {

@@ -69,7 +69,7 @@ type ParityReport struct {
 
 // Err returns an error naming the failed cases, or nil when none failed.
 func (r *ParityReport) Err() error {
-	if r.Failed == 0 {
+	if r == nil || r.Failed == 0 {
 		return nil
 	}
 	var names []string

@@ -96,11 +96,22 @@ func NewDelayedScaler(cfg DelayedConfig) (*DelayedScaler, error) {
 	return &DelayedScaler{cfg: cfg, history: make([]float64, cfg.HistoryLen), scale: 1}, nil
 }
 
-// Scale returns the scale the next Quantize will use.
-func (d *DelayedScaler) Scale() float32 { return d.scale }
+// Scale returns the scale the next Quantize will use (0 for nil).
+func (d *DelayedScaler) Scale() float32 {
+	if d == nil {
+		return 0
+	}
+	return d.scale
+}
+
+// ready reports whether d was made by NewDelayedScaler.
+func (d *DelayedScaler) ready() bool { return d != nil && len(d.history) > 0 && d.cfg.Format != nil }
 
 // History returns the recorded amaxes, most recent first.
 func (d *DelayedScaler) History() []float64 {
+	if !d.ready() {
+		return nil
+	}
 	out := make([]float64, d.filled)
 	for i := range out {
 		out[i] = d.history[(d.pos-1-i+2*len(d.history))%len(d.history)]
@@ -111,7 +122,7 @@ func (d *DelayedScaler) History() []float64 {
 // HistoryAmax returns the history reduced by the configured algorithm (0
 // for an empty history; NaN when "max" meets a NaN).
 func (d *DelayedScaler) HistoryAmax() float64 {
-	if d.filled == 0 {
+	if !d.ready() || d.filled == 0 {
 		return 0
 	}
 	if d.cfg.Algo == AmaxMostRecent {
@@ -128,8 +139,13 @@ func (d *DelayedScaler) HistoryAmax() float64 {
 }
 
 // Update records amax, the amax of the tensor just quantized, and computes
-// the scale of the next step with the rule above.
+// the scale of the next step with the rule above. On a scaler not made by
+// NewDelayedScaler (nil, or the zero value) it does nothing, and Quantize
+// returns an error wrapping ErrOptions.
 func (d *DelayedScaler) Update(amax float64) {
+	if !d.ready() {
+		return
+	}
 	d.history[d.pos] = amax
 	d.pos = (d.pos + 1) % len(d.history)
 	d.filled = min(d.filled+1, len(d.history))
@@ -146,6 +162,9 @@ func (d *DelayedScaler) Update(amax float64) {
 // quantized by the element format's rules (saturating by default) and their
 // amax goes into the history like any other.
 func (d *DelayedScaler) Quantize(t *Tensor, random []uint32) (*Quantized, error) {
+	if !d.ready() {
+		return nil, fmt.Errorf("%w: a DelayedScaler must come from NewDelayedScaler", ErrOptions)
+	}
 	q, err := QuantizeWithScales(t, d.cfg.Format, PerTensor, []float32{d.scale}, Options{Mode: d.cfg.Mode, Random: random})
 	if err != nil {
 		return nil, err

@@ -403,8 +403,8 @@ func encodeScaledRun(f *fp8.Format, dst []uint8, src []float32, j0 int, scales [
 // follow each other in q.Scales (blocks that tile rows, br = 1), one per
 // band where one block covers whole rows (tensor, row bands), one per row
 // where blocks of several rows tile each row (128×128). Otherwise the span,
-// at most chunkLen elements, is scaled into *buf (allocated on first use,
-// chunkLen long) and encoded in one call. The codes are those of encoding
+// at most chunkLen elements, is scaled into *buf (grown to the span when
+// shorter: a tiny tensor costs no chunk) and encoded in one call. The codes are those of encoding
 // each row on its own.
 func encodeRowSpan(q *Quantized, t *Tensor, l layout, opts Options, lo, hi int, bufp *[]float32) error {
 	f, mode := q.Format, opts.Mode
@@ -439,11 +439,11 @@ func encodeRowSpan(q *Quantized, t *Tensor, l layout, opts Options, lo, hi int, 
 			return nil
 		}
 	}
-	if *bufp == nil {
-		*bufp = make([]float32, chunkLen)
+	n := (hi - lo) * cols
+	if cap(*bufp) < n {
+		*bufp = make([]float32, n)
 	}
 	buf := *bufp
-	n := (hi - lo) * cols
 	for i := lo; i < hi; i++ {
 		scales := q.Scales[(i/l.br)*l.gc : (i/l.br+1)*l.gc]
 		k := (i - lo) * cols
@@ -535,7 +535,7 @@ func (q *Quantized) Check() error {
 // It returns 0 for an NVFP4 block whose scale rounded to zero, and NaN for
 // a block index out of range.
 func (q *Quantized) BlockDecodeScale(b int) float64 {
-	if b < 0 || b >= len(q.Scales) {
+	if q == nil || b < 0 || b >= len(q.Scales) {
 		return math.NaN()
 	}
 	switch q.Granularity.Scales() {

@@ -102,19 +102,54 @@ func (t *Tensor) Check() error {
 }
 
 // Len returns the number of elements, Rows*Cols.
-func (t *Tensor) Len() int { return t.Rows * t.Cols }
+func (t *Tensor) Len() int {
+	if t == nil {
+		return 0
+	}
+	return t.Rows * t.Cols
+}
 
-// At returns element (i, j); it does not check bounds beyond Go's own.
-func (t *Tensor) At(i, j int) float32 { return t.Data[i*t.Cols+j] }
+// index is the position of element (i, j) in t.Data, and whether there is
+// one: false for a nil tensor, an index out of range, or data too short.
+func (t *Tensor) index(i, j int) (int, bool) {
+	if t == nil || uint(i) >= uint(t.Rows) || uint(j) >= uint(t.Cols) {
+		return 0, false
+	}
+	k := i*t.Cols + j
+	return k, k < len(t.Data)
+}
 
-// Set stores v at (i, j).
-func (t *Tensor) Set(i, j int, v float32) { t.Data[i*t.Cols+j] = v }
+// At returns element (i, j), or NaN when there is none (an index out of
+// range, a nil tensor).
+func (t *Tensor) At(i, j int) float32 {
+	k, ok := t.index(i, j)
+	if !ok {
+		return float32(math.NaN())
+	}
+	return t.Data[k]
+}
 
-// Row returns row i as a slice sharing t's storage.
-func (t *Tensor) Row(i int) []float32 { return t.Data[i*t.Cols : (i+1)*t.Cols] }
+// Set stores v at (i, j); it does nothing when there is no such element.
+func (t *Tensor) Set(i, j int, v float32) {
+	if k, ok := t.index(i, j); ok {
+		t.Data[k] = v
+	}
+}
 
-// Clone returns a deep copy of t.
+// Row returns row i as a slice sharing t's storage, or nil when there is
+// no such row.
+func (t *Tensor) Row(i int) []float32 {
+	if t == nil || uint(i) >= uint(t.Rows) || t.Cols < 0 || (i+1)*t.Cols > len(t.Data) {
+		return nil
+	}
+	return t.Data[i*t.Cols : (i+1)*t.Cols]
+}
+
+// Clone returns a deep copy of t (nil for nil).
 func (t *Tensor) Clone() *Tensor {
+	if t == nil {
+		return nil
+	}
 	return &Tensor{Rows: t.Rows, Cols: t.Cols, Data: append([]float32(nil), t.Data...)}
 }
 
@@ -139,6 +174,9 @@ func (t *Tensor) Transpose() (*Tensor, error) {
 
 // Float64 returns the elements as a new row-major float64 slice.
 func (t *Tensor) Float64() []float64 {
+	if t == nil {
+		return nil
+	}
 	out := make([]float64, len(t.Data))
 	for i, v := range t.Data {
 		out[i] = float64(v)
@@ -146,8 +184,11 @@ func (t *Tensor) Float64() []float64 {
 	return out
 }
 
-// AllFinite reports whether no element is NaN or ±Inf.
+// AllFinite reports whether no element is NaN or ±Inf (true for nil).
 func (t *Tensor) AllFinite() bool {
+	if t == nil {
+		return true
+	}
 	for _, v := range t.Data {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			return false

@@ -22,8 +22,11 @@ type Options struct {
 	// Filter, when set, keeps the tensors whose name it matches.
 	Filter *regexp.Regexp
 	// MinSQNR is the threshold (dB) of Summary.KeepBF16; 0 means
-	// DefaultMinSQNR.
+	// DefaultMinSQNR. It must be positive and finite.
 	MinSQNR float64
+	// MaxTensors bounds the tensors a Run scans (after the filter); 0
+	// means DefaultMaxTensors.
+	MaxTensors int
 	// Progress, when set, is called after each tensor.
 	Progress func(Progress)
 }
@@ -66,21 +69,51 @@ type Summary struct {
 // WorstTensors is how many tensors a Summary ranks.
 const WorstTensors = 5
 
+// DefaultMaxTensors is how many tensors a Run scans unless Options say
+// otherwise. A report holds about 1 KB a tensor under the default recipes
+// (more with more recipes and formats), and writing it as JSON several
+// times that: 20,000 tensors keep a scan well under 1 GiB. Checkpoints of
+// dense models hold hundreds to a few thousand tensors; the largest
+// mixture-of-experts ones, tens of thousands (a filter picks a part).
+const DefaultMaxTensors = 20_000
+
+// ErrTooMany reports more tensors to scan than Options.MaxTensors.
+var ErrTooMany = errors.New("scan: too many tensors")
+
+// check refuses options Run cannot honour, and fills in the defaults.
+func (o *Options) check() error {
+	switch {
+	case math.IsNaN(o.MinSQNR) || math.IsInf(o.MinSQNR, 0) || o.MinSQNR < 0:
+		return fmt.Errorf("scan: SQNR threshold %v dB: want a positive finite number", o.MinSQNR)
+	case o.MaxTensors < 0:
+		return fmt.Errorf("scan: tensor limit %d: want a positive number (or 0 for %d)", o.MaxTensors, DefaultMaxTensors)
+	}
+	if o.Recipes == nil {
+		o.Recipes = DefaultRecipes()
+	}
+	if o.Formats == nil {
+		o.Formats = []*fp8.Format{fp8.E4M3FN}
+	}
+	if o.MinSQNR == 0 {
+		o.MinSQNR = DefaultMinSQNR
+	}
+	if o.MaxTensors == 0 {
+		o.MaxTensors = DefaultMaxTensors
+	}
+	return nil
+}
+
 // Run scans every tensor of the archives (in order) whose name passes the
 // filter. Tensors of dtypes tensorio does not decode are listed with
-// Skipped set. A tensor that cannot be read ends the scan with an error
-// naming the file and tensor; the report returned with it holds what was
-// done. Cancelling ctx stops after the tensor in progress, with
+// Skipped set. Bad options (a NaN threshold) and more tensors than
+// Options.MaxTensors (ErrTooMany) are errors with no report, before
+// anything is read. A tensor that cannot be read ends the scan with an
+// error naming the file and tensor; the report returned with it holds what
+// was done. Cancelling ctx stops after the tensor in progress, with
 // Report.Interrupted set and no error.
 func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Report, error) {
-	if opts.Recipes == nil {
-		opts.Recipes = DefaultRecipes()
-	}
-	if opts.Formats == nil {
-		opts.Formats = []*fp8.Format{fp8.E4M3FN}
-	}
-	if opts.MinSQNR == 0 {
-		opts.MinSQNR = DefaultMinSQNR
+	if err := opts.check(); err != nil {
+		return nil, err
 	}
 	rep := &Report{MinSQNR: opts.MinSQNR, Tensors: []TensorStats{}}
 	for _, f := range opts.Formats {
@@ -96,12 +129,18 @@ func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Repo
 	var jobs []job
 	var p Progress
 	for _, a := range archives {
+		if a == nil {
+			continue
+		}
 		for i, in := range a.Tensors {
 			if opts.Filter == nil || opts.Filter.MatchString(in.Name) {
 				jobs = append(jobs, job{a, i})
 				p.Size += in.Bytes
 			}
 		}
+	}
+	if len(jobs) > opts.MaxTensors {
+		return nil, fmt.Errorf("%w: %d tensors to scan, more than the limit of %d", ErrTooMany, len(jobs), opts.MaxTensors)
 	}
 	p.Total = len(jobs)
 	start := time.Now()

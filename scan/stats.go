@@ -84,8 +84,13 @@ type Result struct {
 }
 
 // Describe computes the tensor statistics of t (not the recipes') and
-// replaces its non-finite values by zeros, ready for Measure.
+// replaces its non-finite values by zeros, ready for Measure. A tensor
+// that is not one (nil, or data that does not match its shape) gives
+// statistics with Skipped saying why.
 func Describe(t *scaling.Tensor) TensorStats {
+	if err := t.Check(); err != nil {
+		return TensorStats{Skipped: err.Error()}
+	}
 	s := TensorStats{Rows: t.Rows, Cols: t.Cols, MinNonZero: math.Inf(1)}
 	zeros := 0
 	type rowRatio struct {

@@ -66,6 +66,7 @@ type Archive struct {
 	Metadata map[string]string
 	Tensors  []Info
 	lim      Limits
+	inflated uint64 // bytes the members of an .npz inflate to
 	// stream opens the raw data of tensor i (Decoded tensors only) for the
 	// safetensors and npz readers; load reads a tensor whole for .npy and CSV.
 	stream func(i int) (io.Reader, error)
@@ -158,8 +159,8 @@ func (a *Archive) TensorInto(i int, buf []float32) (*scaling.Tensor, error) {
 }
 
 func (a *Archive) tensor(i int, buf []float32) (*scaling.Tensor, error) {
-	if i < 0 || i >= len(a.Tensors) {
-		return nil, fmt.Errorf("%w: no tensor %d of %d", scaling.ErrShape, i, len(a.Tensors))
+	if err := a.has(i); err != nil {
+		return nil, err
 	}
 	in := a.Tensors[i]
 	if a.load != nil {
@@ -184,6 +185,18 @@ func (a *Archive) tensor(i int, buf []float32) (*scaling.Tensor, error) {
 	return t, nil
 }
 
+// has reports an index that names no tensor of a (nil, or not opened by
+// Open, included).
+func (a *Archive) has(i int) error {
+	switch {
+	case a == nil:
+		return fmt.Errorf("%w: no tensor %d of a nil Archive", scaling.ErrShape, i)
+	case i < 0 || i >= len(a.Tensors) || (a.stream == nil && a.load == nil):
+		return fmt.Errorf("%w: no tensor %d of %d", scaling.ErrShape, i, len(a.Tensors))
+	}
+	return nil
+}
+
 // check refuses tensors that cannot be read as a matrix within the limits.
 func (a *Archive) check(in Info) error {
 	if !in.Decoded {
@@ -203,8 +216,8 @@ func (a *Archive) check(in Info) error {
 // ChunkValues at a time, reading the file as it goes (the slice is reused:
 // fn must copy what it keeps). .npy and CSV tensors are read whole first.
 func (a *Archive) Stream(i int, fn func(values []float32) error) error {
-	if i < 0 || i >= len(a.Tensors) {
-		return fmt.Errorf("%w: no tensor %d of %d", scaling.ErrShape, i, len(a.Tensors))
+	if err := a.has(i); err != nil {
+		return err
 	}
 	if a.load != nil {
 		t, err := a.Tensor(i)
@@ -240,7 +253,9 @@ func (a *Archive) decodeChunks(i int, dst []float32, fn func([]float32) error) e
 		return err
 	}
 	n := in.Len()
-	groups := ChunkValues / c.groupVals
+	// Buffers of one chunk, or of the whole tensor when it is smaller: a
+	// file of thousands of tiny tensors must not cost a chunk each.
+	groups := min(ChunkValues/c.groupVals, int((n+int64(c.groupVals)-1)/int64(c.groupVals)))
 	raw := make([]byte, groups*c.groupBytes)
 	var vals []float32
 	if dst == nil {
@@ -273,8 +288,8 @@ func (a *Archive) decodeChunks(i int, dst []float32, fn func([]float32) error) e
 
 // wrap names tensor i in err.
 func (a *Archive) wrap(i int, err error) error {
-	if err == nil {
-		return nil
+	if err == nil || a.has(i) != nil {
+		return err
 	}
 	in := a.Tensors[i]
 	switch {
@@ -291,6 +306,9 @@ func (a *Archive) wrap(i int, err error) error {
 
 // ReadArchive reads every decoded tensor of a; the others are skipped.
 func ReadArchive(a *Archive) ([]Named, error) {
+	if a == nil {
+		return nil, fmt.Errorf("%w: nil Archive", scaling.ErrParse)
+	}
 	var out []Named
 	for i, in := range a.Tensors {
 		if !in.Decoded {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -52,5 +54,22 @@ func FuzzReadCSV(f *testing.F) {
 			return
 		}
 		require.NoError(t, x.Check())
+	})
+}
+
+// FuzzParseField: the CSV reader's fast path for plain decimals and
+// fp8.ParseNumber agree on every text, value bits and error class alike.
+func FuzzParseField(f *testing.F) {
+	for _, s := range []string{"1.5", "-0", "1e39", "1e-46", ".5e-3", "2^-9", "0x1p3", "1_0", "+.e1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, werr := fp8.ParseNumber(s, 32)
+		got, gerr := parseField([]byte(s))
+		require.Equal(t, werr == nil, gerr == nil, "%q: %v vs %v", s, werr, gerr)
+		require.Equal(t, errors.Is(werr, strconv.ErrRange), errors.Is(gerr, strconv.ErrRange), s)
+		if werr == nil || errors.Is(werr, strconv.ErrRange) {
+			require.Equal(t, math.Float64bits(want), math.Float64bits(got), s)
+		}
 	})
 }

@@ -11,11 +11,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fp8lab/fp8lab/internal/infile"
 	"github.com/fp8lab/fp8lab/scaling"
 )
-
-// maxIndexBytes bounds a shard index (real ones are well under 1 MB).
-const maxIndexBytes = 64 << 20
 
 // shardIndex is model.safetensors.index.json: which shard holds each tensor.
 type shardIndex struct {
@@ -28,7 +26,9 @@ type shardIndex struct {
 // written in the index; name prefixes errors. Every tensor of the weight
 // map must be in the shard it names, and no tensor may be in two shards.
 // A shard name that is absolute or climbs out of the index's folder ("..")
-// is refused. The archives come back in shard-name order.
+// is refused, and so is a shard that is not a safetensors file (before it
+// is read further, so that errors never quote it). The archives come back
+// in shard-name order.
 func OpenIndex(index []byte, name string, open func(shard string) (io.ReaderAt, int64, error), lim Limits) ([]*Archive, error) {
 	fail := func(format string, args ...any) ([]*Archive, error) {
 		return nil, fmt.Errorf("%s: %w: shard index: %s", name, scaling.ErrParse, fmt.Sprintf(format, args...))
@@ -60,6 +60,13 @@ func OpenIndex(index []byte, name string, open func(shard string) (io.ReaderAt, 
 		if err != nil {
 			return nil, fmt.Errorf("%s: shard %s: %w", name, f, err)
 		}
+		// A shard is a safetensors file: anything else is refused before
+		// it is parsed, so that no message quotes a file the user did not
+		// name (the index might point at any file of its folder).
+		head := make([]byte, 9)
+		if n, _ := r.ReadAt(head, 0); Sniff(head[:n]) != Safetensors {
+			return nil, fmt.Errorf("%s: %w: shard %s is not a safetensors file", name, scaling.ErrParse, f)
+		}
 		a, err := Open(r, size, f, lim)
 		if err != nil {
 			return nil, err
@@ -81,9 +88,10 @@ func OpenIndex(index []byte, name string, open func(shard string) (io.ReaderAt, 
 }
 
 // OpenFile opens the tensor file at path, or, for a shard index, every
-// shard it names (paths relative to the index's folder). The files stay
-// open until close is called. A path that is not a regular file is an error
-// wrapping ErrNotFile.
+// shard it names (paths relative to the index's folder, which a shard may
+// not leave, not even through a symbolic link: see internal/infile). The
+// files stay open until close is called. A path that is not a regular
+// file is an error wrapping ErrNotFile.
 func OpenFile(p string, lim Limits) (archives []*Archive, close func() error, err error) {
 	var files []*os.File
 	close = func() error {
@@ -95,48 +103,35 @@ func OpenFile(p string, lim Limits) (archives []*Archive, close func() error, er
 		}
 		return first
 	}
-	openOne := func(name string) (*os.File, int64, error) {
-		f, err := os.Open(name)
+	f, size, err := infile.Open(p, infile.Tensor)
+	if err != nil {
+		return nil, close, err
+	}
+	files = append(files, f)
+	head := make([]byte, 16)
+	n, _ := f.ReadAt(head, 0)
+	if Sniff(head[:n]) != Index {
+		a, err := Open(f, size, p, lim)
 		if err != nil {
-			return nil, 0, err
+			return nil, close, err
 		}
-		st, err := f.Stat()
-		if err == nil && (st.IsDir() || !st.Mode().IsRegular()) {
-			err = fmt.Errorf("%s is %s, not a regular file: %w", name, fileKind(st.Mode()), ErrNotFile)
-			if st.IsDir() {
-				err = fmt.Errorf("%s is a directory, not a tensor file: %w", name, ErrNotFile)
-			}
-		}
+		return []*Archive{a}, close, nil
+	}
+	if size > infile.ShardIndex.Max {
+		return nil, close, fmt.Errorf("%s: %w: a shard index of %d bytes (the limit is %d)", p, ErrTooLarge, size, infile.ShardIndex.Max)
+	}
+	data := make([]byte, size)
+	if _, err := f.ReadAt(data, 0); err != nil && err != io.EOF {
+		return nil, close, err
+	}
+	dir := filepath.Dir(p)
+	as, err := OpenIndex(data, p, func(shard string) (io.ReaderAt, int64, error) {
+		f, size, err := infile.OpenIn(dir, shard, infile.Tensor)
 		if err != nil {
-			f.Close()
 			return nil, 0, err
 		}
 		files = append(files, f)
-		return f, st.Size(), nil
-	}
-	f, size, err := openOne(p)
-	if err != nil {
-		return nil, close, err
-	}
-	head := make([]byte, 16)
-	n, _ := f.ReadAt(head, 0)
-	if Sniff(head[:n]) == Index {
-		if size > maxIndexBytes {
-			return nil, close, fmt.Errorf("%s: %w: shard index of %d bytes", p, ErrTooLarge, size)
-		}
-		data := make([]byte, size)
-		if _, err := f.ReadAt(data, 0); err != nil && err != io.EOF {
-			return nil, close, err
-		}
-		dir := filepath.Dir(p)
-		as, err := OpenIndex(data, p, func(shard string) (io.ReaderAt, int64, error) {
-			return openOne(filepath.Join(dir, filepath.FromSlash(shard)))
-		}, lim)
-		return as, close, err
-	}
-	a, err := Open(f, size, p, lim)
-	if err != nil {
-		return nil, close, err
-	}
-	return []*Archive{a}, close, nil
+		return f, size, nil
+	}, lim)
+	return as, close, err
 }

@@ -10,6 +10,13 @@ import (
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
+// MaxInflateRatio bounds how much larger than its compressed bytes an .npz
+// member may inflate, beyond the first MiB: a small file must not be able
+// to demand a tensor of gigabytes (a "zip bomb"). Float weights compress
+// little (about 1.1:1); 100:1 is the ratio Apache POI's ZipSecureFile
+// allows.
+const MaxInflateRatio = 100
+
 // zipMagic starts a zip archive (numpy.savez and savez_compressed write
 // one .npy member per array, stored or deflated).
 const zipMagic = "PK\x03\x04"
@@ -35,6 +42,9 @@ func (a *Archive) openNPZ(r io.ReaderAt, size int64) error {
 		seen[name] = true
 		if f.Method != zip.Store && f.Method != zip.Deflate {
 			return fmt.Errorf("%w: npz member %q: compression method %d (only stored and deflated members are read)", scaling.ErrParse, f.Name, f.Method)
+		}
+		if err := a.checkInflate(f); err != nil {
+			return err
 		}
 		rc, err := f.Open()
 		if err != nil {
@@ -69,6 +79,22 @@ func (a *Archive) openNPZ(r io.ReaderAt, size int64) error {
 			return nil, err
 		}
 		return br, nil
+	}
+	return nil
+}
+
+// checkInflate refuses a member that would inflate beyond the input limit
+// or beyond MaxInflateRatio times its compressed size, and counts what it
+// inflates to against the input limit. archive/zip holds a member to the
+// sizes its header claims while inflating it (more data is an error), so
+// checking the claims bounds what is decoded.
+func (a *Archive) checkInflate(f *zip.File) error {
+	size := f.UncompressedSize64
+	if f.Method == zip.Deflate && size > 1<<20 && size/MaxInflateRatio > f.CompressedSize64 {
+		return fmt.Errorf("%w: npz member %q inflates %d bytes to %d, more than %d times", ErrTooLarge, f.Name, f.CompressedSize64, size, MaxInflateRatio)
+	}
+	if a.inflated += size; size > uint64(a.lim.maxBytes()) || a.inflated > uint64(a.lim.maxBytes()) {
+		return fmt.Errorf("%w: npz members inflate to more than the input limit of %d bytes", ErrTooLarge, a.lim.maxBytes())
 	}
 	return nil
 }

@@ -18,13 +18,16 @@ const listedNames = 20
 // Select reads one tensor of the archives (the shards of one checkpoint,
 // or a single file): the one named name, or, when name is empty, the only
 // tensor, so that a .npy or CSV file needs no name. The other tensors are
-// not read. A missing name, or an empty name where there are several
+// not read; nil archives are skipped. A missing name, or an empty name where there are several
 // tensors, is an error wrapping ErrNoTensor that lists the tensors' names.
 func Select(archives []*Archive, name string) (*scaling.Tensor, error) {
 	var names []string
 	var only *Archive
 	oi := -1
 	for _, a := range archives {
+		if a == nil {
+			continue
+		}
 		for i, in := range a.Tensors {
 			if name != "" && in.Name == name {
 				return a.Tensor(i)
@@ -34,7 +37,7 @@ func Select(archives []*Archive, name string) (*scaling.Tensor, error) {
 		}
 	}
 	file := ""
-	if len(archives) > 0 && archives[0].Name != "" {
+	if len(archives) > 0 && archives[0] != nil && archives[0].Name != "" {
 		file = archives[0].Name + ": "
 	}
 	switch {

@@ -23,8 +23,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/fp8lab/fp8lab/internal/infile"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -43,8 +43,9 @@ var (
 	// ErrTooLarge reports an input or a tensor over its limit.
 	ErrTooLarge = errors.New("tensorio: too large")
 	// ErrNotFile reports a path that is not a regular file: a directory,
-	// a device, a pipe or a socket.
-	ErrNotFile = errors.New("tensorio: not a regular file")
+	// a device, a pipe or a socket (internal/infile's rule, which every
+	// file fp8lab reads follows).
+	ErrNotFile = infile.ErrNotFile
 )
 
 // Limits bound what a reader accepts. The zero value means the defaults.
@@ -136,26 +137,17 @@ func ReadBytes(data []byte, name string, lim Limits) ([]Named, error) {
 	return Read(bytes.NewReader(data), int64(len(data)), name, lim)
 }
 
-// ReadFile reads every tensor of the file at path. A directory, a device or
-// anything else that is not a regular file is an error wrapping ErrNotFile,
-// and a file over the byte limit is refused before it is read.
+// ReadFile reads every tensor of the file at path. A directory, a device, a
+// named pipe or anything else that is not a regular file is an error
+// wrapping ErrNotFile (given at once: a pipe is not waited on), and a file
+// over the byte limit is refused before it is read.
 func ReadFile(path string, lim Limits) ([]Named, error) {
-	f, err := os.Open(path)
+	f, size, err := infile.Open(path, infile.Tensor)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case st.IsDir():
-		return nil, fmt.Errorf("%s is a directory, not a tensor file: %w", path, ErrNotFile)
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is %s, not a regular file: %w", path, fileKind(st.Mode()), ErrNotFile)
-	}
-	return Read(f, st.Size(), path, lim)
+	return Read(f, size, path, lim)
 }
 
 // One returns the only tensor of a Read, ReadBytes or ReadFile result, as
@@ -169,17 +161,4 @@ func One(ts []Named, err error) (*scaling.Tensor, error) {
 		return nil, fmt.Errorf("%w: the file holds %d tensors, not one", scaling.ErrShape, len(ts))
 	}
 	return ts[0].Tensor, nil
-}
-
-// fileKind names what a non-regular file is.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m&os.ModeCharDevice != 0, m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a plain file"
 }

@@ -3,6 +3,7 @@ package train
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -29,6 +30,9 @@ const (
 // the optimizer's moments: a run resumed from it restarts AdamW's
 // averages (see LoadCheckpoint).
 func (t *Trainer) SaveCheckpoint(w io.Writer, dtype string) error {
+	if err := t.ready(); err != nil {
+		return err
+	}
 	var width int
 	switch dtype {
 	case CheckpointF32:
@@ -84,6 +88,12 @@ func bf16Bits(x float32) uint16 {
 // with its shape, and nothing else. The optimizer's state and the step
 // count are left as they are. On error the weights may be partly replaced.
 func (t *Trainer) LoadCheckpoint(a *tensorio.Archive) error {
+	if err := t.ready(); err != nil {
+		return err
+	}
+	if a == nil {
+		return errors.New("train: no checkpoint to load")
+	}
 	m := t.model
 	byName := make(map[string]int, len(a.Tensors))
 	for i, in := range a.Tensors {

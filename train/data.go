@@ -6,11 +6,12 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"math/rand/v2"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/internal/infile"
 )
 
 // Corpus is the training text as bytes, split once into training and
@@ -64,7 +65,7 @@ func GoSourceCorpus(goroot string, maxBytes int) (*Corpus, error) {
 		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
-		data, err := os.ReadFile(path)
+		data, err := infile.ReadFile(path, infile.SourceFile)
 		if err != nil {
 			return err
 		}
@@ -87,8 +88,16 @@ func GoSourceCorpus(goroot string, maxBytes int) (*Corpus, error) {
 	if err != nil && err != errFull {
 		return nil, fmt.Errorf("train: reading the Go source corpus: %w", err)
 	}
-	if len(c.Train) == 0 || len(c.Val) == 0 {
+	switch {
+	case total == 0:
 		return nil, fmt.Errorf("train: no Go source under %s", src)
+	case len(c.Train) == 0 || len(c.Val) == 0:
+		// About one file in ten goes to validation: a small cap may hold none.
+		part := "validation"
+		if len(c.Train) == 0 {
+			part = "training"
+		}
+		return nil, fmt.Errorf("train: the first %d bytes of Go source under %s hold no %s file; read more bytes", maxBytes, src, part)
 	}
 	return c, nil
 }
@@ -102,9 +111,11 @@ func TextCorpus(text []byte, source string) (*Corpus, error) {
 	return &Corpus{Train: text[:cut], Val: text[cut:], Source: source}, nil
 }
 
-// ReadTextCorpus reads a text file as a corpus (see TextCorpus).
+// ReadTextCorpus reads a text file as a corpus (see TextCorpus): a regular
+// file of at most infile.Corpus.Max bytes (a device, a named pipe or a
+// larger file is refused before it is read).
 func ReadTextCorpus(path string) (*Corpus, error) {
-	b, err := os.ReadFile(path)
+	b, err := infile.ReadFile(path, infile.Corpus)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/infile"
+	"github.com/fp8lab/fp8lab/internal/strictjson"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -136,6 +138,9 @@ func (p *Product) operand(role int) *Operand {
 
 // Check reports an inconsistent recipe, naming the product and operand.
 func (r *Recipe) Check() error {
+	if r == nil {
+		return errors.New("train: no recipe")
+	}
 	rule, err := r.Scaling.rule()
 	if err != nil {
 		return fmt.Errorf("train: recipe %q: %w", r.Name, err)
@@ -237,21 +242,21 @@ func (s Scaling) algo() (scaling.AmaxAlgo, error) {
 	return scaling.ParseAmaxAlgo(s.AmaxAlgo)
 }
 
-// ParseRecipe reads a recipe from JSON. Unknown fields, trailing data and
-// inconsistent settings are errors that say where the problem is.
+// ParseRecipe reads a recipe from JSON, at most infile.Recipe.Max bytes.
+// The JSON is read strictly (internal/strictjson): null, a key given twice,
+// unknown fields and trailing data are errors, and so are inconsistent
+// settings; each error says where the problem is.
 func ParseRecipe(rd io.Reader) (*Recipe, error) {
-	dec := json.NewDecoder(rd)
-	dec.DisallowUnknownFields()
-	var r Recipe
-	if err := dec.Decode(&r); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return nil, fmt.Errorf("train: recipe JSON, byte %d: %w", se.Offset, err)
-		}
+	data, err := io.ReadAll(io.LimitReader(rd, infile.Recipe.Max+1))
+	if err != nil {
 		return nil, fmt.Errorf("train: recipe JSON: %w", err)
 	}
-	if dec.More() {
-		return nil, errors.New("train: recipe JSON: data after the recipe object")
+	if int64(len(data)) > infile.Recipe.Max {
+		return nil, fmt.Errorf("train: recipe JSON of more than %d bytes", infile.Recipe.Max)
+	}
+	var r Recipe
+	if err := strictjson.Decode(data, &r); err != nil {
+		return nil, fmt.Errorf("train: recipe JSON: %w", err)
 	}
 	if err := r.Check(); err != nil {
 		return nil, err

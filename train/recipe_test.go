@@ -35,7 +35,9 @@ func TestNamedRecipes(t *testing.T) {
 func TestParseRecipeErrors(t *testing.T) {
 	for _, c := range []struct{ json, want string }{
 		{`{"name":"x","fowrard":{}}`, `unknown field "fowrard"`},
-		{`{"name":"x"} {}`, "data after the recipe"},
+		{`{"name":"x"} {}`, "data after the JSON value"},
+		{`null`, "null"},
+		{`{"name":"x","name":"y"}`, `key "name" appears twice`},
 		{`{"name":"x",`, "recipe JSON"},
 		{`{"name":"x","forward":{"input":{"format":"e4m3fz"}}}`, "forward.input"},
 		{`{"name":"x","forward":{"grad_output":{"format":"e5m2"}}}`, "grad_output is not used"},

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -67,11 +68,17 @@ type StepResult struct {
 // scale from earlier steps; current scaling with its own amax. Step 0 or
 // factor 1 means no spike.
 func (t *Trainer) SetSpike(step int, factor float32) {
+	if t == nil {
+		return
+	}
 	t.spikeStep, t.spikeFactor = step, factor
 }
 
 // Step trains on the next batch.
 func (t *Trainer) Step() (StepResult, error) {
+	if err := t.ready(); err != nil {
+		return StepResult{}, err
+	}
 	m := t.model
 	m.lin.step, m.lin.eval = t.step, false
 	m.spike = 0
@@ -101,6 +108,9 @@ func (t *Trainer) Step() (StepResult, error) {
 // scalers use their current scale without recording an amax, and the
 // operand statistics do not count it.
 func (t *Trainer) ValLoss() (float64, error) {
+	if err := t.ready(); err != nil {
+		return 0, err
+	}
 	m := t.model
 	m.lin.eval, m.spike = true, 0
 	defer func() { m.lin.eval = false }()
@@ -119,10 +129,29 @@ func (t *Trainer) ValLoss() (float64, error) {
 
 // Stats returns the per-layer operand statistics gathered since the last
 // call, and starts counting afresh.
-func (t *Trainer) Stats() []OperandStats { return t.model.lin.snapshot() }
+func (t *Trainer) Stats() []OperandStats {
+	if t.ready() != nil {
+		return nil
+	}
+	return t.model.lin.snapshot()
+}
 
 // Steps returns the number of steps done.
-func (t *Trainer) Steps() int { return t.step }
+func (t *Trainer) Steps() int {
+	if t == nil {
+		return 0
+	}
+	return t.step
+}
+
+// ready reports a Trainer not made by NewTrainer (nil, or the zero value),
+// on which Step, ValLoss and the checkpoint methods return this error.
+func (t *Trainer) ready() error {
+	if t == nil || t.model == nil || t.data == nil {
+		return errors.New("train: a Trainer must come from NewTrainer")
+	}
+	return nil
+}
 
 // EvalPoint is a validation loss after Step training steps.
 type EvalPoint struct {
@@ -152,7 +181,12 @@ type Result struct {
 }
 
 // FinalVal returns the last validation loss.
-func (r *Result) FinalVal() float64 { return r.Val[len(r.Val)-1].Loss }
+func (r *Result) FinalVal() float64 {
+	if r == nil || len(r.Val) == 0 {
+		return math.NaN() // no validation loss yet
+	}
+	return r.Val[len(r.Val)-1].Loss
+}
 
 // Run trains cfg under recipe r for steps steps from seed over data and
 // records the losses and statistics. The same arguments give bit-identical

@@ -56,5 +56,8 @@ func checkRenderSize(w, h int) error {
 
 // WritePNG encodes img as a PNG.
 func WritePNG(w io.Writer, img image.Image) error {
+	if w == nil || img == nil {
+		return fmt.Errorf("viz: WritePNG needs a writer and an image")
+	}
 	return (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(w, img)
 }

@@ -158,6 +158,9 @@ func New(name string) (Scene, error) {
 
 // SetAll applies name=value pairs in order and stops at the first error.
 func SetAll(s Scene, params map[string]string) error {
+	if s == nil {
+		return fmt.Errorf("viz: SetAll needs a scene")
+	}
 	keys := make([]string, 0, len(params))
 	for k := range params {
 		keys = append(keys, k)

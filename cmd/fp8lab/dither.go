@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/cmdline"
+	"github.com/fp8lab/fp8lab/internal/infile"
 	"github.com/fp8lab/fp8lab/internal/outfile"
 )
 
@@ -59,7 +59,7 @@ func runDither(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	var img *dither.Gray
 	if *in != "" {
-		file, err := os.Open(*in)
+		file, _, err := infile.Open(*in, infile.Image)
 		if err != nil {
 			return err
 		}

@@ -40,16 +40,19 @@ const (
 // hostileCase is one command line run through the real binary. Arguments
 // may contain {dir}, a fresh folder that is also the working directory;
 // setup prepares files in it. code is the exit status wanted: 1 or 2 with
-// stderr one line starting "fp8lab " and containing stderr, or 0 with check
-// looking at the result. The integrator adds cases by appending to
-// hostileCases.
+// stderr one line starting "fp8lab " and containing stderr (and not
+// stderrLacks), or 0 with check looking at the result. within, when set,
+// bounds the command's wall time (a named pipe must be refused at once).
+// The integrator adds cases by appending to hostileCases.
 type hostileCase struct {
-	name   string
-	setup  func(t *testing.T, dir string)
-	args   []string
-	code   int
-	stderr string
-	check  func(t *testing.T, dir string, stdout []byte)
+	name        string
+	setup       func(t *testing.T, dir string)
+	args        []string
+	code        int
+	stderr      string
+	stderrLacks string
+	within      time.Duration
+	check       func(t *testing.T, dir string, stdout []byte)
 }
 
 // hostileCases are the inputs of issue 12 that crashed, hung or blew up.
@@ -93,7 +96,7 @@ func hostileCases() []hostileCase {
 		// Item 5: serve --dir checks index.html before reading anything.
 		{name: "serve a huge tree without index.html", setup: sparseFile("big.bin", 8<<30),
 			args: []string{"serve", "--dir", "{dir}", "--addr", "127.0.0.1:0"}, code: 1, stderr: "no index.html"},
-	}, tensorHostileCases()...)
+	}, append(tensorHostileCases(), issue26Cases()...)...)
 }
 
 // TestHostileInputs runs hostileCases through the real binary, built once,
@@ -117,8 +120,13 @@ func TestHostileInputs(t *testing.T) {
 			cmd.Dir = dir
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			start := time.Now()
 			err := cmd.Run()
+			took := time.Since(start)
 			require.NoError(t, ctx.Err(), "%v did not finish within %v", args, hostileTimeout)
+			if c.within > 0 {
+				assert.Less(t, took, c.within, "%v must end at once", args)
+			}
 			code := 0
 			var exit *exec.ExitError
 			if errors.As(err, &exit) {
@@ -136,6 +144,9 @@ func TestHostileInputs(t *testing.T) {
 				assert.NotContains(t, line, "\n", "one line on stderr")
 				assert.True(t, strings.HasPrefix(line, "fp8lab "), "the error names the command: %s", line)
 				assert.Contains(t, line, c.stderr)
+				if c.stderrLacks != "" {
+					assert.NotContains(t, line, c.stderrLacks)
+				}
 			}
 			if c.check != nil {
 				c.check(t, dir, stdout.Bytes())
@@ -143,6 +154,32 @@ func TestHostileInputs(t *testing.T) {
 		})
 	}
 	t.Run("serve refuses a foreign Host and stops on SIGINT", func(t *testing.T) { hostileServe(t, bin) })
+	t.Run("serve stops on SIGTERM", func(t *testing.T) { serveStopsOn(t, bin, syscall.SIGTERM) })
+}
+
+// serveStopsOn serves a site and stops it with sig: serve must exit 0
+// within a few seconds (issue 26 item 5: it ignored SIGINT and SIGTERM
+// while it hung).
+func serveStopsOn(t *testing.T, bin string, sig os.Signal) {
+	ctx, cancel := context.WithTimeout(context.Background(), hostileTimeout)
+	defer cancel()
+	cmd := limited(ctx, bin, "serve", "--dir", fakeExport(t), "--addr", "127.0.0.1:0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	lines := bufio.NewScanner(out)
+	started := false
+	for !started && lines.Scan() {
+		started = strings.HasPrefix(lines.Text(), "fp8lab playground: ")
+	}
+	require.True(t, started, "serve printed no URL; stderr: %s", stderr.String())
+	go io.Copy(io.Discard, out)
+	start := time.Now()
+	require.NoError(t, cmd.Process.Signal(sig))
+	assert.NoError(t, cmd.Wait(), "serve exits 0 on %v; stderr: %s", sig, stderr.String())
+	assert.Less(t, time.Since(start), 10*time.Second, "%v stops the server promptly", sig)
 }
 
 // hostileServe serves a site beside an 8 GB sparse file under the memory

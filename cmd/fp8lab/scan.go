@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"regexp"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/internal/outfile"
+	"github.com/fp8lab/fp8lab/internal/safetext"
 	"github.com/fp8lab/fp8lab/scan"
 	"github.com/fp8lab/fp8lab/scan/report"
 	"github.com/fp8lab/fp8lab/tensorio"
@@ -43,6 +46,7 @@ func runScan(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	html := fs.String("html", "", "also write a self-contained HTML report to this file")
 	minSQNR := fs.Float64("min-sqnr", scan.DefaultMinSQNR, "SQNR threshold (dB) below which a tensor should stay in BF16")
 	maxBytes := fs.Int64("max-bytes", scanMaxBytes, "largest file read, in bytes")
+	maxTensors := fs.Int("max-tensors", scan.DefaultMaxTensors, "most tensors scanned (after --filter)")
 	progress := fs.Bool("progress", false, "show progress on stderr even when it is not a terminal")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -54,10 +58,15 @@ func runScan(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *asJSON && *asCSV {
 		return cmdline.Usagef("--json and --csv exclude each other")
 	}
-	if *minSQNR <= 0 {
-		return cmdline.Usagef("--min-sqnr must be positive")
+	switch {
+	case !(*minSQNR > 0) || math.IsInf(*minSQNR, 0):
+		return cmdline.Usagef("--min-sqnr %v: want a positive number of dB", *minSQNR)
+	case *maxBytes < 1:
+		return cmdline.Usagef("--max-bytes %d: want a positive number of bytes", *maxBytes)
+	case *maxTensors < 1:
+		return cmdline.Usagef("--max-tensors %d: want at least 1", *maxTensors)
 	}
-	opts := scan.Options{MinSQNR: *minSQNR}
+	opts := scan.Options{MinSQNR: *minSQNR, MaxTensors: *maxTensors}
 	if opts.Recipes, err = scan.ParseRecipes(*recipes); err != nil {
 		return cmdline.Usagef("%v", err)
 	}
@@ -89,6 +98,12 @@ func runScan(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := scanInterrupt()
 	defer stop()
 	rep, scanErr := scan.Run(ctx, archives, opts)
+	if errors.Is(scanErr, scan.ErrTooMany) {
+		return fmt.Errorf("%w (--filter picks fewer, --max-tensors raises the limit)", scanErr)
+	}
+	if rep == nil {
+		return scanErr
+	}
 	if opts.Progress != nil {
 		fmt.Fprintln(stderr)
 	}
@@ -129,29 +144,33 @@ func writeScanCSV(w io.Writer, rep *scan.Report) error {
 	cw := csv.NewWriter(w)
 	cw.Write(report.Columns)
 	for _, t := range rep.Tensors {
-		head := []string{t.File, t.Name, t.DType, report.Shape(t.Shape), g(t.Amax), g(t.MinNonZero), g(t.DynamicRange), g(t.Zeros),
+		cell := safetext.CSVCell
+		head := []string{cell(t.File), cell(t.Name), cell(t.DType), report.Shape(t.Shape), g(t.Amax), g(t.MinNonZero), g(t.DynamicRange), g(t.Zeros),
 			strconv.Itoa(t.NaN), strconv.Itoa(t.Inf), g(t.Outlier)}
 		if len(t.Results) == 0 {
 			row := append(append([]string{}, head...), make([]string, len(report.Columns)-len(head))...)
-			row[len(row)-1] = t.Skipped
+			row[len(row)-1] = cell(t.Skipped)
 			cw.Write(row)
 		}
 		for _, r := range t.Results {
-			cw.Write(append(append([]string{}, head...), r.Recipe, r.Format, g(r.ScaleInvMin), g(r.ScaleInvMax), g(r.Overflow),
+			cw.Write(append(append([]string{}, head...), cell(r.Recipe), cell(r.Format), g(r.ScaleInvMin), g(r.ScaleInvMax), g(r.Overflow),
 				g(r.Underflow), g(r.Subnormal), g(r.MSE), g(r.SQNR), g(r.WorstRowSQNR), strconv.Itoa(r.WorstRow),
-				g(r.WorstBlockSQNR), strconv.Itoa(r.WorstBlock), r.Skipped))
+				g(r.WorstBlockSQNR), strconv.Itoa(r.WorstBlock), cell(r.Skipped)))
 		}
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
+// writeScanText prints the report for a reader: every name from the file
+// goes through safetext.Text, so that none can act on the terminal.
 func writeScanText(w io.Writer, rep *scan.Report) error {
+	text := safetext.Text
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, t := range rep.Tensors {
-		fmt.Fprintf(w, "%s  %s %s", t.Name, t.DType, report.Shape(t.Shape))
+		fmt.Fprintf(w, "%s  %s %s", text(t.Name), text(t.DType), report.Shape(t.Shape))
 		if t.Skipped != "" {
-			fmt.Fprintf(w, "  skipped: %s\n\n", t.Skipped)
+			fmt.Fprintf(w, "  skipped: %s\n\n", text(t.Skipped))
 			continue
 		}
 		fmt.Fprintf(w, "  amax %.4g  min|x|>0 %.4g  range %.1f binades  zeros %.2f%%  max/rms %.1f (rows %v)",
@@ -163,7 +182,7 @@ func writeScanText(w io.Writer, rep *scan.Report) error {
 		fmt.Fprintln(tw, "recipe\tformat\tSQNR dB\tworst row dB\tworst block dB\toverflow %\tunderflow %\tsubnormal %\tMSE\tscale_inv min\tscale_inv max\t")
 		for _, r := range t.Results {
 			if r.Skipped != "" {
-				fmt.Fprintf(tw, "%s\t%s\tskipped: %s\t\t\t\t\t\t\t\t\t\n", r.Recipe, r.Format, r.Skipped)
+				fmt.Fprintf(tw, "%s\t%s\tskipped: %s\t\t\t\t\t\t\t\t\t\n", r.Recipe, r.Format, text(r.Skipped))
 				continue
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%.2f\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t\n", r.Recipe, r.Format, r.SQNR, r.WorstRowSQNR,
@@ -176,7 +195,7 @@ func writeScanText(w io.Writer, rep *scan.Report) error {
 	}
 	fmt.Fprintf(w, "Summary (%d tensors; keep in BF16 below %.4g dB SQNR)\n", len(rep.Tensors), rep.MinSQNR)
 	for _, s := range rep.Summary {
-		fmt.Fprintf(w, "  %s %s: worst %s; keep in BF16: %s\n", s.Recipe, s.Format, strings.Join(s.Worst, ", "), report.KeepList(s.KeepBF16))
+		fmt.Fprintf(w, "  %s %s: worst %s; keep in BF16: %s\n", s.Recipe, s.Format, text(strings.Join(s.Worst, ", ")), text(report.KeepList(s.KeepBF16)))
 	}
 	if rep.Interrupted {
 		fmt.Fprintln(w, "(interrupted: partial report)")

@@ -11,12 +11,15 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/fp8lab/fp8lab/internal/cmdline"
+	"github.com/fp8lab/fp8lab/internal/infile"
 	"github.com/fp8lab/fp8lab/internal/outfile"
+	"github.com/fp8lab/fp8lab/internal/safetext"
 	"github.com/fp8lab/fp8lab/train"
 	"github.com/fp8lab/fp8lab/train/compare"
 )
@@ -58,7 +61,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.corpus, "corpus", "", "train on this text file (default: the Go distribution's own source)")
 	fs.IntVar(&f.corpusBytes, "corpus-bytes", 2<<20, "bytes of Go source to read when no --corpus is given")
 	fs.IntVar(&f.evalEvery, "eval-every", 0, "steps between validation losses (0: the config's)")
-	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "compare: runs trained at once (results do not depend on it)")
+	fs.IntVar(&f.workers, "workers", min(runtime.GOMAXPROCS(0), maxWorkers()), "compare: runs trained at once (results do not depend on it)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the run (or runs) as JSON instead of a table")
 	fs.StringVar(&f.out, "o", "", "also write the run (or runs) as JSON to this file ('-' for stdout)")
 	fs.StringVar(&f.png, "png", "", "compare: draw the mean validation-loss curves to this PNG")
@@ -147,8 +150,8 @@ func (f *trainFlags) check(pos []string) error {
 		return cmdline.Usagef("give --compare or --recipe/--recipe-file, not both")
 	case comparing && (f.seeds < 1 || f.seeds > compare.MaxSeeds):
 		return cmdline.Usagef("--seeds %d: want 1..%d", f.seeds, compare.MaxSeeds)
-	case comparing && f.workers < 1:
-		return cmdline.Usagef("--workers %d: want at least 1", f.workers)
+	case f.workers < 1 || f.workers > maxWorkers():
+		return cmdline.Usagef("--workers %d: want 1..%d (%d per core)", f.workers, maxWorkers(), workersPerCore)
 	case comparing && f.checkpoint != "":
 		return cmdline.Usagef("--checkpoint saves a single run (--recipe), not a --compare")
 	case f.checkpointDType != train.CheckpointF32 && f.checkpointDType != train.CheckpointBF16:
@@ -159,8 +162,11 @@ func (f *trainFlags) check(pos []string) error {
 		return cmdline.Usagef("give --recipe NAME, --recipe-file r.json or --compare NAME,...")
 	case f.recipe != "" && f.recipeFile != "":
 		return cmdline.Usagef("give --recipe or --recipe-file, not both")
-	case f.corpusBytes < 1:
-		return cmdline.Usagef("--corpus-bytes %d: want at least 1", f.corpusBytes)
+	case f.corpusBytes < minCorpusBytes || int64(f.corpusBytes) > infile.Corpus.Max:
+		return cmdline.Usagef("--corpus-bytes %d: want %d..%d", f.corpusBytes, minCorpusBytes, infile.Corpus.Max)
+	}
+	if err := distinctOutputs(map[string]string{"-o": f.out, "--png": f.png, "--checkpoint": f.checkpoint}); err != nil {
+		return err
 	}
 	if f.spike != "" {
 		step, factor, ok := strings.Cut(f.spike, ":")
@@ -172,6 +178,45 @@ func (f *trainFlags) check(pos []string) error {
 		f.spikeAt = compare.Spike{Step: st, Factor: float32(fa)}
 		if err := f.spikeAt.Check(f.steps); err != nil {
 			return cmdline.Usagef("--spike %q: want a step in 1..%d and a positive finite factor", f.spike, f.steps)
+		}
+	}
+	return nil
+}
+
+// workersPerCore bounds --workers: each worker trains a run of its own
+// (its model, optimizer and batch in memory), so more workers than a few
+// per core only add memory (--workers 10000000 ran out of it).
+const workersPerCore = 4
+
+func maxWorkers() int { return workersPerCore * runtime.NumCPU() }
+
+// minCorpusBytes is the smallest --corpus-bytes: about one Go file in ten
+// goes to validation, so a few files' worth is needed for both parts.
+const minCorpusBytes = 64 << 10
+
+// distinctOutputs refuses two flags that name the same output file (-o X
+// --checkpoint X wrote the run's JSON over the checkpoint): the same path,
+// or two names of one existing file (a link, a hard link).
+func distinctOutputs(flags map[string]string) error {
+	names := make([]string, 0, len(flags))
+	for flag, name := range flags {
+		if name != "" && name != outfile.Stdout {
+			names = append(names, flag)
+		}
+	}
+	sort.Strings(names)
+	for i, a := range names {
+		for _, b := range names[i+1:] {
+			pa, pb := flags[a], flags[b]
+			same := filepath.Clean(pa) == filepath.Clean(pb)
+			if sa, err := os.Stat(pa); err == nil {
+				if sb, err := os.Stat(pb); err == nil && os.SameFile(sa, sb) {
+					same = true
+				}
+			}
+			if same {
+				return cmdline.Usagef("%s %s and %s %s name the same file: give each its own", a, pa, b, pb)
+			}
 		}
 	}
 	return nil
@@ -196,12 +241,11 @@ func (f *trainFlags) loadRecipe() (*train.Recipe, error) {
 		}
 		return r, nil
 	}
-	file, err := os.Open(f.recipeFile)
+	data, err := infile.ReadFile(f.recipeFile, infile.Recipe)
 	if err != nil {
 		return nil, err
 	}
-	defer file.Close()
-	r, err := train.ParseRecipe(io.LimitReader(file, 1<<20))
+	r, err := train.ParseRecipe(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.recipeFile, err)
 	}
@@ -282,9 +326,11 @@ func (r *runRecord) MarshalJSON() ([]byte, error) {
 
 func (r *runRecord) writeText(w io.Writer) error {
 	var b strings.Builder
+	// The recipe's name and the corpus's path may come from files: shown
+	// escaped, they cannot act on the terminal.
 	fmt.Fprintf(&b, "recipe %s, config %s (%d parameters), seed %d, %d steps (%.1f s)\n",
-		r.Recipe.Name, r.Config.Name, r.Config.NumParams(), r.Seed, r.Steps, r.Seconds)
-	fmt.Fprintf(&b, "corpus: %s\n", r.Corpus)
+		safetext.Text(r.Recipe.Name), r.Config.Name, r.Config.NumParams(), r.Seed, r.Steps, r.Seconds)
+	fmt.Fprintf(&b, "corpus: %s\n", safetext.Text(r.Corpus))
 	if sp := r.Spike; sp != nil {
 		fmt.Fprintf(&b, "activation spike: every block's GELU output × %g at step %d\n", sp.Factor, sp.Step)
 	}

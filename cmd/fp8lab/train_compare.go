@@ -14,6 +14,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/internal/outfile"
+	"github.com/fp8lab/fp8lab/internal/safetext"
 	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/train"
 	"github.com/fp8lab/fp8lab/train/compare"
@@ -106,7 +107,7 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 	text := func(w io.Writer) error {
 		fmt.Fprintf(w, "config %s (%d parameters), %d steps, seeds %s, the same initial weights and data order per seed\n",
 			cfg.Name, cfg.NumParams(), f.steps, seedList(set.Seeds))
-		fmt.Fprintf(w, "corpus: %s\n", set.Corpus)
+		fmt.Fprintf(w, "corpus: %s\n", safetext.Text(set.Corpus))
 		if sp := set.Spike; sp != nil {
 			fmt.Fprintf(w, "activation spike: every block's GELU output × %g at step %d\n", sp.Factor, sp.Step)
 		}

@@ -81,6 +81,9 @@ type EmulatedRow struct {
 
 // Row returns the row of (operands, k), or nil.
 func (e *Emulated) Row(operands string, k int) *EmulatedRow {
+	if e == nil {
+		return nil
+	}
 	for i := range e.Rows {
 		if e.Rows[i].Operands == operands && e.Rows[i].K == k {
 			return &e.Rows[i]

@@ -88,6 +88,9 @@ func (p Product) Square() bool { return p.M == p.K && p.K == p.N }
 // with its FP8 and BF16 results; shapes whose dimensions cannot be read
 // from the name are left out.
 func (b *Bench) Products() []Product {
+	if b == nil {
+		return nil
+	}
 	var out []Product
 	index := map[string]int{}
 	at := func(shape string) *Product {
@@ -168,6 +171,9 @@ func parseShape(shape string) (m, k, n int, ok bool) {
 // Kernels returns the measurements compared with the copy (OfCopy > 0),
 // the copy itself left out, in the order measured.
 func (b *Bench) Kernels() []BenchResult {
+	if b == nil {
+		return nil
+	}
 	var out []BenchResult
 	for _, r := range b.Results {
 		if r.OfCopy > 0 && r.Name != CopyName {
@@ -179,6 +185,9 @@ func (b *Bench) Kernels() []BenchResult {
 
 // Copy returns the copy measurement, or false if the run has none.
 func (b *Bench) Copy() (BenchResult, bool) {
+	if b == nil {
+		return BenchResult{}, false
+	}
 	for _, r := range b.Results {
 		if r.Name == CopyName {
 			return r, true

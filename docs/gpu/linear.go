@@ -71,6 +71,9 @@ func (p LinearPlan) StepMillis() float64 {
 
 // Plan returns the shape's plan of that name, or nil.
 func (s *LinearShape) Plan(name string) *LinearPlan {
+	if s == nil {
+		return nil
+	}
 	for i := range s.Plans {
 		if s.Plans[i].Plan == name {
 			return &s.Plans[i]

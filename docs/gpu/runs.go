@@ -91,6 +91,9 @@ func Latest() (*Run, error) {
 // files it does not know are left alone. A folder with a bad name, without
 // info.json or with a file that does not decode is an error.
 func Load(fsys fs.FS) ([]*Run, error) {
+	if fsys == nil {
+		return nil, errors.New("gpu: no file system to load runs from")
+	}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err

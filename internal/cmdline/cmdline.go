@@ -63,6 +63,9 @@ func (p Program) Status(stderr io.Writer, cmd string, err error) int {
 // arguments: flag errors give ErrFlags (the flag package has printed them),
 // -h gives flag.ErrHelp, and a positional argument gives ErrUsage.
 func Parse(fs *flag.FlagSet, args []string) error {
+	if fs == nil {
+		return errors.New("cmdline: no flag set")
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err

@@ -73,6 +73,7 @@ func runNode(t *testing.T, wasmFile string, cases []jsCase) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Run(), "node failed: %s", stderr.String())
+	assert.NotContains(t, stderr.String(), "call to released function")
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		peak := int64(ru.Maxrss) * 1024 // kilobytes on Linux
 		t.Logf("node peak resident memory: %d MiB", peak>>20)
@@ -206,6 +207,7 @@ func TestCoreModuleInNode(t *testing.T) {
 	cases = append(cases, typeCases()...)
 	cases = append(cases, hostileJSCases()...)
 	cases = append(cases, scanCases(t)...)
+	cases = append(cases, scanHostileCases()...)
 	// Every function must be exercised by some case.
 	all := append(append(append([]string{}, coreFunctionsForTest()...), sceneFunctionsForTest()...), liveFunctionsForTest()...)
 	for _, name := range all {

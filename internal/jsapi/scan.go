@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 
 	"github.com/fp8lab/fp8lab/internal/cmdline"
@@ -48,8 +49,8 @@ type ScanResult struct {
 func (q ScanRequest) options() (scan.Options, error) {
 	var opts scan.Options
 	var err error
-	if q.MinSQNR < 0 {
-		return opts, fmt.Errorf("minSQNR must be positive, got %v", q.MinSQNR)
+	if math.IsNaN(q.MinSQNR) || math.IsInf(q.MinSQNR, 0) || q.MinSQNR < 0 {
+		return opts, fmt.Errorf("minSQNR must be a positive number of dB, got %v", q.MinSQNR)
 	}
 	opts.MinSQNR = q.MinSQNR
 	if opts.Recipes, err = scan.ParseRecipes(q.Recipes); err != nil {
@@ -71,8 +72,8 @@ func (q ScanRequest) options() (scan.Options, error) {
 // CLI's file path does) under the request's recipes, calling progress
 // after each tensor. A file that cannot be opened gives an error and no
 // result; a tensor that cannot be read gives the result of the tensors
-// before it and the error; cancelling ctx gives the tensors done so far
-// with Interrupted set.
+// before it and the error; cancelling ctx (even while the file is being
+// opened) gives the tensors done so far with Interrupted set.
 func Scan(ctx context.Context, r io.ReaderAt, size int64, name string, q ScanRequest, progress func(scan.Progress)) (*ScanResult, error) {
 	opts, err := q.options()
 	if err != nil {
@@ -80,10 +81,21 @@ func Scan(ctx context.Context, r io.ReaderAt, size int64, name string, q ScanReq
 	}
 	opts.Progress = progress
 	a, err := tensorio.Open(r, size, name, scanLimits)
+	archives := []*tensorio.Archive{a}
 	if err != nil {
-		return nil, err
+		if ctx.Err() == nil {
+			return nil, err
+		}
+		archives = nil // cancelled while the file was being opened
 	}
-	rep, scanErr := scan.Run(ctx, []*tensorio.Archive{a}, opts)
+	rep, scanErr := scan.Run(ctx, archives, opts)
+	if rep != nil && ctx.Err() != nil {
+		// Cancelled: a read the cancel cut short is no error of the file.
+		rep.Interrupted, scanErr = true, nil
+	}
+	if rep == nil {
+		return nil, scanErr // nothing scanned: too many tensors
+	}
 	var js bytes.Buffer
 	if err := cmdline.WriteJSON(&js, rep); err != nil {
 		return nil, err

@@ -7,7 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"runtime/debug"
+	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/fp8lab/fp8lab/scan"
 )
@@ -32,7 +36,15 @@ type blobReader struct {
 	off     int64  // where buf starts in the file
 	buf     []byte // the last window read
 	fetches int
+	// ctx ends a read that waits (the job's cancel); timeout bounds each
+	// fetch (a Blob whose Promise never settles hung scanFile for ever).
+	ctx     context.Context
+	timeout time.Duration
 }
+
+// DefaultReadTimeout bounds one read of a Blob unless scanFile's options
+// say otherwise: a window of a local file takes milliseconds.
+const DefaultReadTimeout = 30 * time.Second
 
 // ReadAt implements io.ReaderAt.
 func (b *blobReader) ReadAt(p []byte, off int64) (int, error) {
@@ -58,7 +70,7 @@ func (b *blobReader) ReadAt(p []byte, off int64) (int, error) {
 
 // fetch reads [lo, hi) of the blob into b.buf.
 func (b *blobReader) fetch(lo, hi int64) error {
-	v, err := await(b.blob.Call("slice", lo, hi).Call("arrayBuffer"))
+	v, err := await(b.ctx, b.blob.Call("slice", lo, hi).Call("arrayBuffer"), b.timeout)
 	if err != nil {
 		return fmt.Errorf("reading bytes %d…%d of the file: %w", lo, hi, err)
 	}
@@ -74,23 +86,41 @@ func (b *blobReader) fetch(lo, hi int64) error {
 	return nil
 }
 
-// await waits for a Promise on the calling goroutine (never a callback's).
-func await(p js.Value) (js.Value, error) {
+// errCancelled is what a read waiting when the job is cancelled returns.
+var errCancelled = errors.New("cancelled")
+
+// await waits for a Promise on the calling goroutine (never a callback's),
+// at most timeout, and no longer than ctx lasts. The two callbacks release
+// themselves when the Promise settles; a Promise that never does keeps
+// them (two small entries), which is what it costs to give up on it.
+func await(ctx context.Context, p js.Value, timeout time.Duration) (js.Value, error) {
 	type result struct {
 		v   js.Value
 		err error
 	}
 	ch := make(chan result, 1)
-	ok := js.FuncOf(func(_ js.Value, args []js.Value) any { ch <- result{v: arg(args, 0)}; return nil })
-	fail := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{err: errors.New(jsString.Invoke(arg(args, 0)).String())}
+	var ok, fail js.Func
+	settle := func(r result) {
+		ch <- r
+		ok.Release()
+		fail.Release()
+	}
+	ok = js.FuncOf(func(_ js.Value, args []js.Value) any { settle(result{v: arg(args, 0)}); return nil })
+	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		settle(result{err: errors.New(jsString.Invoke(arg(args, 0)).String())})
 		return nil
 	})
-	defer ok.Release()
-	defer fail.Release()
 	p.Call("then", ok, fail)
-	r := <-ch
-	return r.v, r.err
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		return js.Value{}, errCancelled
+	case <-timer.C:
+		return js.Value{}, fmt.Errorf("no answer within %v", timeout)
+	}
 }
 
 // argBlob reads argument i as a Blob (a File is one) and its size.
@@ -103,7 +133,7 @@ func argBlob(args []js.Value, i int, name string) (*blobReader, error) {
 	if typeOf(size) != js.TypeNumber || size.Float() < 0 {
 		return nil, fmt.Errorf("argument %d (%s) has no valid size", i+1, name)
 	}
-	return &blobReader{blob: v, size: int64(size.Float())}, nil
+	return &blobReader{blob: v, size: int64(size.Float()), ctx: context.Background(), timeout: DefaultReadTimeout}, nil
 }
 
 // argName reads argument i as a file name: a string, or the Blob's own
@@ -152,12 +182,17 @@ func promise(name string, work func() (any, error)) js.Value {
 // scanFile(file, options?) -> {done, cancel}: scans a Blob or File (a
 // safetensors file, an .npz or an .npy) as fp8lab scan does, reading it a
 // window at a time. options: recipes, formats, filter (strings as the
-// CLI's flags), minSQNR (dB), filename (default the File's name), and
-// onProgress, called after each tensor with {tensors, total, bytes, size,
-// elapsedMs, text}. done resolves to {html, json, tensors, interrupted,
-// error}: error is the message of a tensor that could not be read (the
-// report then holds the tensors before it) or null; a file that cannot be
-// opened rejects done. cancel() stops after the tensor in progress.
+// CLI's flags), minSQNR (dB, positive), filename (default the File's
+// name), readTimeoutMs (how long one read of the file may take, default
+// 30000), and onProgress, called after each tensor with {tensors, total,
+// bytes, size, elapsedMs, text}. done resolves to {html, json, tensors,
+// interrupted, error, fetches, heapBytes}: error is the message of a
+// tensor that could not be read (the report then holds the tensors before
+// it) or null; heapBytes is the Go heap in use once the job has returned
+// its memory. A file that cannot be opened, or a read that times out
+// before any tensor, rejects done. cancel() stops after the tensor in
+// progress, or at once when a read is waiting; after done it does
+// nothing.
 func apiScanFile(args []js.Value) (any, error) {
 	br, err := argBlob(args, 0, "file")
 	if err != nil {
@@ -177,7 +212,7 @@ func apiScanFile(args []js.Value) (any, error) {
 		}
 		rest := jsObject.Call("assign", jsObject.New(), o)
 		rest.Delete("onProgress")
-		opts, err := argOpts([]js.Value{rest}, 0, "recipes", "formats", "filter", "minSQNR", "filename")
+		opts, err := argOpts([]js.Value{rest}, 0, "recipes", "formats", "filter", "minSQNR", "filename", "readTimeoutMs")
 		if err != nil {
 			return nil, err
 		}
@@ -206,6 +241,13 @@ func apiScanFile(args []js.Value) (any, error) {
 			}
 			q.MinSQNR = f
 		}
+		if v, ok := opts["readTimeoutMs"]; ok {
+			ms, ok := v.(float64)
+			if !ok || !(ms >= 1 && ms <= 3.6e6) {
+				return nil, fmt.Errorf("options.readTimeoutMs must be a number of milliseconds in 1..3600000, got %v", v)
+			}
+			br.timeout = time.Duration(ms * float64(time.Millisecond))
+		}
 	}
 	if name == "" {
 		name, _ = argName(nil, 0, br.blob)
@@ -214,18 +256,16 @@ func apiScanFile(args []js.Value) (any, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var cancelFn js.Func
-	cancelFn = js.FuncOf(func(js.Value, []js.Value) any { cancel(); return nil })
-	done := promise("scanFile", func() (any, error) {
-		defer cancelFn.Release()
-		defer cancel()
-		var onProgress func(scan.Progress)
-		if progress.Type() == js.TypeFunction {
-			onProgress = func(p scan.Progress) {
-				progress.Invoke(map[string]any{"tensors": p.Tensors, "total": p.Total, "bytes": float64(p.Bytes),
-					"size": float64(p.Size), "elapsedMs": float64(p.Elapsed.Milliseconds()), "text": p.String()})
-			}
+	br.ctx = ctx
+	id := scanJobs.add(cancel)
+	var onProgress func(scan.Progress)
+	if progress.Type() == js.TypeFunction {
+		onProgress = func(p scan.Progress) {
+			progress.Invoke(map[string]any{"tensors": p.Tensors, "total": p.Total, "bytes": float64(p.Bytes),
+				"size": float64(p.Size), "elapsedMs": float64(p.Elapsed.Milliseconds()), "text": p.String()})
 		}
+	}
+	job := func() (map[string]any, error) {
 		res, err := Scan(ctx, br, br.size, name, q, onProgress)
 		if res == nil {
 			return nil, err
@@ -236,8 +276,81 @@ func apiScanFile(args []js.Value) (any, error) {
 			out["error"] = err.Error()
 		}
 		return out, nil
+	}
+	done := promise("scanFile", func() (any, error) {
+		out, err := job()
+		scanJobs.done(id)
+		br.buf = nil // the last window read goes with the job
+		returnMemory()
+		if err != nil {
+			return nil, err
+		}
+		out["heapBytes"] = float64(heapInUse())
+		return out, nil
 	})
-	return map[string]any{"done": done, "cancel": cancelFn}, nil
+	return map[string]any{"done": done, "cancel": scanJobs.cancelFunc(id)}, nil
+}
+
+// jobs are the scans in progress, by id: each job's cancel() is the one
+// long-lived cancelJob function bound to its id, so that it needs no
+// js.Func of its own and calling it after done does nothing (a released
+// js.Func logged "call to released function").
+type jobs struct {
+	mu      sync.Mutex
+	next    int
+	cancels map[int]context.CancelFunc
+	fn      js.Func // cancelJob(id)
+}
+
+var scanJobs jobs
+
+// add registers a job's cancel function and returns its id.
+func (j *jobs) add(cancel context.CancelFunc) int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.cancels == nil {
+		j.cancels = map[int]context.CancelFunc{}
+		j.fn = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			j.mu.Lock()
+			c := j.cancels[arg(args, 0).Int()]
+			j.mu.Unlock()
+			if c != nil {
+				c()
+			}
+			return nil
+		})
+	}
+	j.next++
+	j.cancels[j.next] = cancel
+	return j.next
+}
+
+// done ends job id: its context is cancelled and its cancel() forgotten.
+func (j *jobs) done(id int) {
+	j.mu.Lock()
+	c := j.cancels[id]
+	delete(j.cancels, id)
+	j.mu.Unlock()
+	c()
+}
+
+// cancelFunc is the JavaScript function that cancels job id.
+func (j *jobs) cancelFunc(id int) js.Value {
+	return j.fn.Call("bind", js.Null(), id)
+}
+
+// returnMemory collects what the job left and hands the free pages back
+// to the runtime, so that the next job starts from a small heap (after one
+// scan of a file with a 99 MB header the next one ran out of memory).
+func returnMemory() {
+	debug.FreeOSMemory()
+}
+
+// heapInUse is the Go heap in use now, in bytes.
+func heapInUse() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
 }
 
 // extractTensor(file, tensorName, filename?) -> Promise of a Uint8Array:

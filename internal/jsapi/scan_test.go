@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -162,4 +163,36 @@ func scanCases(t *testing.T) []jsCase {
 		{name: "extractTensor: no such tensor", code: fmt.Sprintf(`return api.extractTensor(%s, "nope", "m.safetensors");`, blob(small)),
 			wantErr: strings.Split(tensorio.ErrNoTensor.Error(), ":")[0]},
 	}
+}
+
+// cancelAt is a file that cancels the scan when a read reaches past off,
+// and fails that read as a Blob read cut short by the cancel does.
+type cancelAt struct {
+	data   []byte
+	off    int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAt) ReadAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > c.off {
+		c.cancel()
+		return 0, errors.New("reading bytes of the file: cancelled")
+	}
+	return bytes.NewReader(c.data).ReadAt(p, off)
+}
+
+// A scan cancelled while a tensor's read waits reports the tensors before
+// it as interrupted, not the cut read as an error (the Scan page showed
+// "failed" after Cancel once reads stopped at once).
+func TestScanCancelledDuringARead(t *testing.T) {
+	data := checkpoint(t, 3, 16, 64)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, err := tensorio.Open(bytes.NewReader(data), int64(len(data)), "m.safetensors", tensorio.Limits{})
+	require.NoError(t, err)
+	r := &cancelAt{data: data, off: a.Tensors[1].Offset + 1, cancel: cancel}
+	res, err := jsapi.Scan(ctx, r, int64(len(data)), "m.safetensors", jsapi.ScanRequest{}, nil)
+	require.NoError(t, err)
+	assert.True(t, res.Interrupted)
+	assert.Equal(t, 1, res.Tensors, "the tensor before the cut read")
 }

@@ -54,10 +54,22 @@ func NewHeadless(name string) (*Headless, error) {
 }
 
 // Scene implements Live.
-func (h *Headless) Scene() viz.Scene { return h.scene }
+func (h *Headless) Scene() viz.Scene {
+	if h == nil {
+		return nil
+	}
+	return h.scene
+}
+
+// errNoScene is the error of a call that needs a scene and has none (a
+// Headless not made by NewHeadless, a nil scene).
+var errNoScene = errors.New("no scene (a Headless must come from NewHeadless)")
 
 // SetScene implements Live.
 func (h *Headless) SetScene(name string) error {
+	if h == nil {
+		return errNoScene
+	}
 	s, err := viz.New(name)
 	if err != nil {
 		return err
@@ -70,6 +82,9 @@ func (h *Headless) SetScene(name string) error {
 func (h *Headless) SetParam(name, value string) error {
 	if err := checkParamName(name); err != nil {
 		return err
+	}
+	if h.Scene() == nil {
+		return errNoScene
 	}
 	return h.scene.Set(name, value)
 }
@@ -105,11 +120,14 @@ func checkParamName(name string) error {
 }
 
 // LoadTensor implements Live: a Headless has no screen to tell.
-func (h *Headless) LoadTensor(t *scaling.Tensor) error { return loadInto(h.scene, t) }
+func (h *Headless) LoadTensor(t *scaling.Tensor) error { return loadInto(h.Scene(), t) }
 
 // loadInto hands t to s, a viz.TensorLoader, or says which scenes can take
 // a tensor.
 func loadInto(s viz.Scene, t *scaling.Tensor) error {
+	if s == nil {
+		return errNoScene
+	}
 	l, ok := s.(viz.TensorLoader)
 	if !ok {
 		return fmt.Errorf("scene %s cannot show a tensor from a file (%s can)", s.Name(), strings.Join(viz.TensorScenes(), ", "))
@@ -162,6 +180,9 @@ func NewScene(name string, params map[string]string) (viz.Scene, error) {
 // unusable, why, shown beside that control), and tensorInput, true when the scene can show a tensor from a file (through
 // loadTensor), so that a page offers a file picker.
 func SceneInfo(s viz.Scene) (map[string]any, error) {
+	if s == nil {
+		return nil, errNoScene
+	}
 	var params []any
 	for _, p := range s.Params() {
 		m, err := Plain(p)
@@ -204,6 +225,9 @@ func SceneInfo(s viz.Scene) (map[string]any, error) {
 // Render draws s at width × height and returns its RGBA pixels, row by row
 // (the layout of a canvas ImageData).
 func Render(s viz.Scene, width, height int) ([]byte, error) {
+	if s == nil {
+		return nil, errNoScene
+	}
 	if width < 1 || height < 1 || width > MaxRenderSide || height > MaxRenderSide {
 		return nil, fmt.Errorf("width and height must be in [1, %d], got %d×%d", MaxRenderSide, width, height)
 	}

@@ -24,6 +24,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/internal/infile"
 )
 
 // ModulePath is the module whose source the builder needs.
@@ -57,7 +59,7 @@ func FindModuleRoot(dir string) (string, error) {
 
 // modulePath reads the module line of a go.mod file.
 func modulePath(gomod string) (string, error) {
-	f, err := os.Open(gomod)
+	f, _, err := infile.Open(gomod, infile.SourceFile)
 	if err != nil {
 		return "", err
 	}
@@ -221,7 +223,7 @@ func SourceHash(root, goVersion string, targets []Target) (string, error) {
 		fmt.Fprintf(h, "target %s %s\n", t.Package, t.File)
 	}
 	for _, name := range files {
-		f, err := os.Open(filepath.Join(root, filepath.FromSlash(name)))
+		f, _, err := infile.Open(filepath.Join(root, filepath.FromSlash(name)), infile.SourceFile)
 		if err != nil {
 			return "", err
 		}

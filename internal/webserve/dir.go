@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fp8lab/fp8lab/internal/infile"
 )
 
 // Bounds of the gzip copies a Dir keeps in memory: files larger than
@@ -53,6 +55,13 @@ type gzCopy struct {
 // index.html and each of the required files (slash-separated names) as
 // regular files, and reads nothing else. Close the Dir when done.
 func OpenDir(dir string, required ...string) (*Dir, error) {
+	// Stat first: opening a named pipe would wait for a writer (serve
+	// --dir FIFO bound its port and hung, deaf to SIGINT and SIGTERM).
+	if st, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("webserve: %w", err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("webserve: %s is %s, not a folder", dir, infile.What(st.Mode()))
+	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("webserve: %w", err)
@@ -70,12 +79,20 @@ func OpenDir(dir string, required ...string) (*Dir, error) {
 // Has reports whether the folder holds a regular file of that
 // (slash-separated) name.
 func (d *Dir) Has(name string) bool {
+	if d == nil || d.root == nil {
+		return false
+	}
 	fi, err := d.root.Stat(name)
 	return err == nil && fi.Mode().IsRegular()
 }
 
 // Close releases the folder.
-func (d *Dir) Close() error { return d.root.Close() }
+func (d *Dir) Close() error {
+	if d == nil || d.root == nil {
+		return nil
+	}
+	return d.root.Close()
+}
 
 // ServeHTTP serves GET and HEAD requests for the folder's regular files,
 // with Range and conditional requests for uncompressed responses.
@@ -87,26 +104,23 @@ func (d *Dir) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, ok := requestName(r.URL.Path)
-	if !ok || hidden(name) {
+	if !ok || hidden(name) || d == nil || d.root == nil {
 		http.NotFound(w, r)
 		return
 	}
 	if _, err := d.root.Stat(name); err != nil && path.Ext(name) == "" {
 		name += ".html" // "/scene" is scene.html, as Site serves it
 	}
-	// Stat before Open: opening a named pipe would block.
-	if fi, err := d.root.Stat(name); err != nil || !fi.Mode().IsRegular() {
-		http.NotFound(w, r)
-		return
-	}
-	f, err := d.root.Open(name)
+	// infile's rule: a named pipe is not waited on, a link out of the
+	// folder is not followed.
+	f, _, err := infile.OpenInRoot(d.root, name, infile.ServedFile)
 	if err != nil {
 		http.NotFound(w, r)
 		return
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
+	if err != nil {
 		http.NotFound(w, r)
 		return
 	}

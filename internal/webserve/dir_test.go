@@ -121,3 +121,20 @@ func TestDirServes(t *testing.T) {
 	plain, _ = io.ReadAll(zr)
 	assert.Equal(t, bytes.Repeat([]byte("changed "), 200), plain)
 }
+
+// Issue 26 item 5: serve --dir naming a named pipe (or a device, a file)
+// is refused at once, naming what it is: opening the pipe waited for a
+// writer, after the port was bound, deaf to SIGINT and SIGTERM.
+func TestOpenDirRefusesNonFolders(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	file := filepath.Join(dir, "index.html")
+	require.NoError(t, os.WriteFile(file, []byte("<p>hi</p>"), 0o644))
+	for path, what := range map[string]string{fifo: "a named pipe", os.DevNull: "a device", file: "a regular file"} {
+		start := time.Now()
+		_, err := OpenDir(path)
+		assert.Less(t, time.Since(start), time.Second, path)
+		assert.EqualError(t, err, "webserve: "+path+" is "+what+", not a folder")
+	}
+}

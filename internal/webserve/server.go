@@ -53,8 +53,11 @@ func suggest(host, port string) string {
 }
 
 // URL returns the address a browser should open for a listener: loopback
-// for an unspecified host (0.0.0.0 or ::), brackets for IPv6.
+// for an unspecified host (0.0.0.0 or ::), brackets for IPv6 ("" for nil).
 func URL(a net.Addr) string {
+	if a == nil {
+		return ""
+	}
 	tcp, ok := a.(*net.TCPAddr)
 	if !ok {
 		return "http://" + a.String() + "/"
@@ -117,6 +120,9 @@ const maxHeaderBytes = 64 << 10
 // loopback name or address get 421 Misdirected Request: a page on another
 // site that rebinds its DNS name to 127.0.0.1 cannot read the playground.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+	if ln == nil || h == nil {
+		return errors.New("webserve: Serve needs a listener and a handler")
+	}
 	if !Exposed(ln.Addr()) {
 		h = loopbackHosts(h)
 	}

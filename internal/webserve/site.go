@@ -16,12 +16,13 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	"os"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fp8lab/fp8lab/internal/infile"
 )
 
 // CSP is the Content-Security-Policy sent with every response: scripts and
@@ -108,6 +109,9 @@ type Site struct {
 func New(layers ...fs.FS) (*Site, error) {
 	s := &Site{files: map[string]*file{}}
 	for _, fsys := range layers {
+		if fsys == nil {
+			return nil, errors.New("webserve: a nil file system")
+		}
 		err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -140,8 +144,14 @@ func New(layers ...fs.FS) (*Site, error) {
 // Add serves data as the file name (slash-separated, relative), replacing a
 // file of that name. It is not safe to call while serving.
 func (s *Site) Add(name string, data []byte) error {
+	if s == nil {
+		return errors.New("webserve: a nil Site")
+	}
 	if !fs.ValidPath(name) || name == "." {
 		return fmt.Errorf("webserve: invalid file name %q", name)
+	}
+	if s.files == nil {
+		s.files = map[string]*file{}
 	}
 	sum := sha256.Sum256(data)
 	s.files[name] = &file{name: name, ctype: ContentType(name), data: data,
@@ -152,7 +162,7 @@ func (s *Site) Add(name string, data []byte) error {
 // AddFiles reads each file from disk and serves it under its name.
 func (s *Site) AddFiles(files map[string]string) error {
 	for name, path := range files {
-		data, err := os.ReadFile(path)
+		data, err := infile.ReadFile(path, infile.BuiltFile)
 		if err != nil {
 			return fmt.Errorf("webserve: %w", err)
 		}
@@ -165,12 +175,18 @@ func (s *Site) AddFiles(files map[string]string) error {
 
 // Has reports whether the site serves a file of that name.
 func (s *Site) Has(name string) bool {
+	if s == nil {
+		return false
+	}
 	_, ok := s.files[name]
 	return ok
 }
 
 // Names returns the served file names in sorted order.
 func (s *Site) Names() []string {
+	if s == nil {
+		return nil
+	}
 	names := make([]string, 0, len(s.files))
 	for n := range s.files {
 		names = append(names, n)
@@ -182,6 +198,9 @@ func (s *Site) Names() []string {
 // Size returns the length of a served file and of its gzip copy (0 when it is
 // served uncompressed), or ok false when there is no such file.
 func (s *Site) Size(name string) (raw, gzipped int, ok bool) {
+	if s == nil {
+		return 0, 0, false
+	}
 	f, ok := s.files[name]
 	if !ok {
 		return 0, 0, false
@@ -192,6 +211,9 @@ func (s *Site) Size(name string) (raw, gzipped int, ok bool) {
 // Warm makes the gzip copies of every compressible file now, so that the
 // first request for a large file does not wait for it.
 func (s *Site) Warm() {
+	if s == nil {
+		return
+	}
 	for _, f := range s.files {
 		f.gzipped()
 	}
@@ -204,7 +226,7 @@ func (s *Site) Warm() {
 // bytes match nothing.
 func (s *Site) lookup(p string) *file {
 	name, ok := requestName(p)
-	if !ok {
+	if !ok || s == nil {
 		return nil
 	}
 	if f := s.files[name]; f != nil || path.Ext(name) != "" {
@@ -233,6 +255,9 @@ func requestName(p string) (name string, ok bool) {
 
 // SetHeaders adds the security headers every response carries.
 func SetHeaders(h http.Header) {
+	if h == nil {
+		return
+	}
 	h.Set("Content-Security-Policy", CSP)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")

@@ -7,12 +7,12 @@ package report
 
 import (
 	"fmt"
-	"html"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/fp8lab/fp8lab/internal/safetext"
 	"github.com/fp8lab/fp8lab/scan"
 )
 
@@ -54,17 +54,50 @@ func CSS() string {
 	return b.String()
 }
 
+// MaxPageRows bounds the page Body draws: its heatmap, table and
+// histograms show the tensors in scan order until their table rows (one
+// per result, one for a skipped tensor) would pass MaxPageRows, and the
+// page says how many tensors it leaves out. The summary covers them all.
+// 5,000 rows keep a page under 24 MiB (TestPageBudget): a checkpoint of
+// 100,000 tensors wrote a 356 MB page before.
+const MaxPageRows = 5_000
+
+// shown is how many of the report's tensors the page draws.
+func shown(rep *scan.Report) int {
+	rows := 0
+	for i, t := range rep.Tensors {
+		if rows += max(1, len(t.Results)); rows > MaxPageRows {
+			return i
+		}
+	}
+	return len(rep.Tensors)
+}
+
 // Body renders the report without the page around it: the account of what
-// was scanned, the heatmap, the summary, the table and the histograms. The
-// heatmap's and the table's rows carry the tensor's name in data-tensor, so
-// a page can make them clickable.
+// was scanned, the heatmap, the summary, the table and the histograms
+// (within MaxPageRows); nil is an empty report. The heatmap's and the table's rows carry the
+// tensor's name in data-tensor, so a page can make them clickable. Names
+// from the file are escaped for the page, control characters included
+// (internal/safetext).
 func Body(rep *scan.Report) string {
+	if rep == nil {
+		rep = &scan.Report{} // an empty report
+	}
 	var b strings.Builder
 	b.WriteString(`<div class="scan-report">`)
 	fmt.Fprintf(&b, "<p>%d tensors; recipes %s; formats %s; keep in BF16 below %.4g dB worst-block SQNR.", len(rep.Tensors),
-		html.EscapeString(strings.Join(rep.Recipes, ", ")), html.EscapeString(strings.Join(rep.Formats, ", ")), rep.MinSQNR)
+		safetext.HTML(strings.Join(rep.Recipes, ", ")), safetext.HTML(strings.Join(rep.Formats, ", ")), rep.MinSQNR)
 	if rep.Interrupted {
 		b.WriteString(" <b>Interrupted: partial report.</b>")
+	}
+	all := rep.Tensors
+	if n := shown(rep); n < len(all) {
+		fmt.Fprintf(&b, " <b>This page shows the first %d of the %d tensors</b> (at most %d table rows); the summary covers them all, and the JSON and CSV reports list them all.",
+			n, len(all), MaxPageRows)
+		// A shallow copy that draws only the first n.
+		cut := *rep
+		cut.Tensors = all[:n]
+		rep = &cut
 	}
 	b.WriteString(`</p><h2>Worst-block SQNR (dB)</h2><div class="wide"><table class="heatmap"><tr><th>tensor</th>`)
 	var cols []string
@@ -76,12 +109,11 @@ func Body(rep *scan.Report) string {
 		}
 	}
 	for _, c := range cols {
-		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c))
+		fmt.Fprintf(&b, "<th>%s</th>", safetext.HTML(c))
 	}
 	b.WriteString("</tr>")
 	for _, t := range rep.Tensors {
-		name := html.EscapeString(t.Name)
-		fmt.Fprintf(&b, `<tr data-tensor="%s"><td class=n>%s</td>`, name, name)
+		fmt.Fprintf(&b, `<tr data-tensor="%s"><td class=n>%s</td>`, safetext.HTMLAttr(t.Name), safetext.HTML(t.Name))
 		for _, c := range cols {
 			cell := "<td></td>"
 			for _, r := range t.Results {
@@ -98,8 +130,8 @@ func Body(rep *scan.Report) string {
 	}
 	b.WriteString("</table></div><h2>Summary</h2><ul>")
 	for _, s := range rep.Summary {
-		fmt.Fprintf(&b, "<li>%s %s: worst %s; keep in BF16: %s</li>", html.EscapeString(s.Recipe), html.EscapeString(s.Format),
-			html.EscapeString(strings.Join(s.Worst, ", ")), html.EscapeString(KeepList(s.KeepBF16)))
+		fmt.Fprintf(&b, "<li>%s %s: worst %s; keep in BF16: %s</li>", safetext.HTML(s.Recipe), safetext.HTML(s.Format),
+			safetext.HTML(strings.Join(s.Worst, ", ")), safetext.HTML(KeepList(s.KeepBF16)))
 	}
 	b.WriteString(`</ul><h2>Table</h2><div class="wide"><table class="scan-table"><tr>`)
 	for _, h := range Columns {
@@ -112,22 +144,22 @@ func Body(rep *scan.Report) string {
 				fmt.Sprint(t.NaN), fmt.Sprint(t.Inf), G4(t.Outlier), r.Recipe, r.Format, G4(r.ScaleInvMin), G4(r.ScaleInvMax), G4(r.Overflow),
 				G4(r.Underflow), G4(r.Subnormal), G4(r.MSE), G4(r.SQNR), G4(r.WorstRowSQNR), fmt.Sprint(r.WorstRow), G4(r.WorstBlockSQNR),
 				fmt.Sprint(r.WorstBlock), r.Skipped}
-			fmt.Fprintf(&b, `<tr data-tensor="%s">`, html.EscapeString(t.Name))
+			fmt.Fprintf(&b, `<tr data-tensor="%s">`, safetext.HTMLAttr(t.Name))
 			for k, v := range vals {
 				cls := ""
 				if k < 4 || k == 11 || k == 12 {
 					cls = " class=n"
 				}
-				fmt.Fprintf(&b, "<td%s>%s</td>", cls, html.EscapeString(v))
+				fmt.Fprintf(&b, "<td%s>%s</td>", cls, safetext.HTML(v))
 			}
 			b.WriteString("</tr>")
 		}
 	}
 	b.WriteString("</table></div><h2>Histograms</h2><p>log2|x| of each tensor's finite nonzero values (bar height: square root of the count) against each format's window under the tensorwise scale: [smallest positive value, Max] × scale_inv. Right of the window is clipped, left of it flushed to zero.</p>")
 	for _, t := range rep.Tensors {
-		fmt.Fprintf(&b, "<h3>%s</h3>", html.EscapeString(t.Name))
+		fmt.Fprintf(&b, "<h3>%s</h3>", safetext.HTML(t.Name))
 		if t.Skipped != "" {
-			fmt.Fprintf(&b, "<p>skipped: %s</p>", html.EscapeString(t.Skipped))
+			fmt.Fprintf(&b, "<p>skipped: %s</p>", safetext.HTML(t.Skipped))
 			continue
 		}
 		b.WriteString(histogramSVG(t))

@@ -2,11 +2,11 @@ package report
 
 import (
 	"fmt"
-	"html"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/fp8lab/fp8lab/internal/safetext"
 	"github.com/fp8lab/fp8lab/scan"
 )
 
@@ -39,20 +39,20 @@ func histogramSVG(t scan.TensorStats) string {
 	x := func(binade float64) float64 { return histLeft + (binade-lo)/(hi-lo)*histW }
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="hist" data-tensor="%s" width="%.0f" height="%d" viewBox="0 0 %.0f %d"`,
-		html.EscapeString(t.Name), histLeft*2+histW, histHeight, histLeft*2+histW, histHeight)
+		safetext.HTMLAttr(t.Name), histLeft*2+histW, histHeight, histLeft*2+histW, histHeight)
 	for _, w := range t.Windows {
 		f := strings.ToLower(w.Format)
 		fmt.Fprintf(&b, ` data-window-%s-lo="%s" data-window-%s-hi="%s"`, f, exact(w.Lo), f, exact(w.Hi))
 	}
 	b.WriteString(` role="img">`)
-	fmt.Fprintf(&b, "<title>%s: log2|x| histogram against the format window</title>", html.EscapeString(t.Name))
+	fmt.Fprintf(&b, "<title>%s: log2|x| histogram against the format window</title>", safetext.HTML(t.Name))
 	colors := []string{"#4a90d9", "#d98a4a", "#5aa55a", "#a55aa5"}
 	for k, w := range t.Windows {
 		c := colors[k%len(colors)]
 		x0, x1 := x(math.Log2(w.Lo)), x(math.Log2(w.Hi))
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" fill-opacity="0.15" stroke="%s"><title>%s window [%s, %s]</title></rect>`,
-			x0, histTop, x1-x0, histH, c, c, html.EscapeString(w.Format), G4(w.Lo), G4(w.Hi))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10" fill="%s">%s</text>`, x0+2, histTop+10+11*float64(k), c, html.EscapeString(w.Format))
+			x0, histTop, x1-x0, histH, c, c, safetext.HTML(w.Format), G4(w.Lo), G4(w.Hi))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10" fill="%s">%s</text>`, x0+2, histTop+10+11*float64(k), c, safetext.HTML(w.Format))
 	}
 	peak := 0
 	for _, c := range h.Counts {

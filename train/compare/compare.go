@@ -44,12 +44,20 @@ type Set struct {
 	Runs    []*train.Result `json:"runs"`
 }
 
-// Run returns the run of recipe i and seed j (nil if it never ran).
-func (s *Set) Run(i, j int) *train.Result { return s.Runs[i*len(s.Seeds)+j] }
+// Run returns the run of recipe i and seed j (nil if it never ran, or if
+// there is no such recipe or seed).
+func (s *Set) Run(i, j int) *train.Result {
+	if s == nil || i < 0 || j < 0 || j >= len(s.Seeds) || i*len(s.Seeds)+j >= len(s.Runs) {
+		return nil
+	}
+	return s.Runs[i*len(s.Seeds)+j]
+}
 
 // Check reports a plan that cannot run, before any training starts.
 func (p *Plan) Check() error {
 	switch {
+	case p == nil:
+		return fmt.Errorf("compare: no plan")
 	case len(p.Recipes) == 0:
 		return fmt.Errorf("compare: no recipes")
 	case len(p.Seeds) == 0:

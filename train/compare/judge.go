@@ -39,8 +39,12 @@ func (s *Summary) Diff(a, b string, ppl bool) (Difference, error) {
 }
 
 // Gap measures final losses a against b, seed by seed (the same seeds in
-// the same order, at least one), on the loss or (ppl) on exp(loss).
+// the same order, at least one), on the loss or (ppl) on exp(loss). Losses
+// that are not seed by seed (none, or not as many) give NaN figures.
 func Gap(a, b []float64, ppl bool, nameA, nameB string) Difference {
+	if len(a) == 0 || len(a) != len(b) {
+		return Difference{A: nameA, B: nameB, GapPct: math.NaN(), SpreadPct: math.NaN()}
+	}
 	val := func(l float64) float64 {
 		if ppl {
 			return math.Exp(l)
@@ -63,6 +67,9 @@ func Gap(a, b []float64, ppl bool, nameA, nameB string) Difference {
 // per layer, product and operand, in the order they first appear, with
 // the largest amax.
 func OperandTotals(res *train.Result) []train.OperandStats {
+	if res == nil {
+		return nil
+	}
 	type key struct{ layer, product, operand string }
 	index := map[key]int{}
 	var out []train.OperandStats

@@ -53,6 +53,9 @@ type Summary struct {
 
 // Row returns the row of a recipe, or nil.
 func (s *Summary) Row(recipe string) *Row {
+	if s == nil {
+		return nil
+	}
 	for i := range s.Rows {
 		if s.Rows[i].Recipe == recipe {
 			return &s.Rows[i]
@@ -82,6 +85,9 @@ func DefaultBaseline(recipes []string) string {
 // never started) are left out; a recipe without a finished run has a row
 // of NaNs.
 func Summarize(set *Set, baseline string) (*Summary, error) {
+	if set == nil {
+		return nil, fmt.Errorf("compare: no runs to summarize")
+	}
 	if baseline == "" {
 		baseline = DefaultBaseline(set.Recipes)
 	}
@@ -187,6 +193,9 @@ const (
 // which it reaches the baseline's final loss ("—" if never), overflow and
 // underflow totals.
 func (r *Row) Cells() []string {
+	if r == nil {
+		return nil
+	}
 	reach := "—"
 	if r.Reach > 0 {
 		reach = fmt.Sprint(r.Reach)
@@ -210,6 +219,9 @@ func Header(baseline string) []string {
 
 // WriteTable prints the summary as an aligned text table.
 func (s *Summary) WriteTable(w io.Writer) error {
+	if s == nil {
+		return fmt.Errorf("compare: no summary")
+	}
 	rows := [][]string{Header(s.Baseline)}
 	for i := range s.Rows {
 		rows = append(rows, s.Rows[i].Cells())

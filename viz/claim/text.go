@@ -90,7 +90,7 @@ type Explanation struct {
 // Add appends a paragraph, unless it is empty or holds an undecided
 // claim: what cannot be decided is not said.
 func (e *Explanation) Add(p Phrase) {
-	if p.Empty() || !p.Decided() {
+	if e == nil || p.Empty() || !p.Decided() {
 		return
 	}
 	e.paras = append(e.paras, p)

@@ -63,6 +63,13 @@ type Axes struct {
 	canvas *uint8            // the picture Draw last drew on (see LegendPlacement.On)
 }
 
+// ready reports whether a was made by NewAxes: on nil or the zero Axes the
+// drawing methods draw nothing and return errNoAxes or zero values.
+func (a *Axes) ready() bool { return a != nil && a.X != nil && a.Y != nil }
+
+// errNoAxes is the error of drawing on axes not made by NewAxes.
+var errNoAxes = fmt.Errorf("plot: %w: axes not made by NewAxes", ErrBadArgument)
+
 // NewAxes lays out axes in outer: it measures the tick labels of x and y and
 // the texts in opts, sizes the margins to fit them, and fits the scales to
 // the remaining plot area. It fails if a scale is nil or outer is too small
@@ -189,7 +196,12 @@ func (a *Axes) plotRect() image.Rectangle {
 }
 
 // Map returns the pixel position of data point (x, y).
-func (a *Axes) Map(x, y float64) Point { return Point{a.X.Map(x), a.Y.Map(y)} }
+func (a *Axes) Map(x, y float64) Point {
+	if !a.ready() {
+		return Point{math.NaN(), math.NaN()}
+	}
+	return Point{a.X.Map(x), a.Y.Map(y)}
+}
 
 // Clip returns the part of dst inside the plot area, for drawing data that
 // must not spill over the frame.

@@ -173,7 +173,12 @@ func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (im
 // HasLegendStrip reports whether NewAxes left a strip above the plot area
 // for the entries of AxesOptions.Legend, where Legend always finds room;
 // without it Legend may leave a legend out when the data fill the plot.
-func (a *Axes) HasLegendStrip() bool { return a.strip > 0 }
+func (a *Axes) HasLegendStrip() bool {
+	if !a.ready() {
+		return false
+	}
+	return a.strip > 0
+}
 
 // legendPlace chooses the legend box of size sz as Legend documents; it
 // reports false if no place is free.

@@ -99,6 +99,9 @@ func (a *Axes) Histogram(dst *image.RGBA, edges, counts []float64, st BarStyle) 
 // x = i and width 0.8 leaves a gap between bars. Non-finite values are
 // skipped.
 func (a *Axes) Bars(dst *image.RGBA, xs, heights []float64, width float64, st BarStyle) error {
+	if !a.ready() {
+		return errNoAxes
+	}
 	if err := checkXY("bars", xs, heights); err != nil {
 		return err
 	}
@@ -122,6 +125,9 @@ func (a *Axes) Bars(dst *image.RGBA, xs, heights []float64, width float64, st Ba
 // any) centred at the top of its visible part. A zero fill means translucent sky blue; use
 // a translucent colour (see WithAlpha) to keep the grid visible.
 func (a *Axes) VBand(dst *image.RGBA, x0, x1 float64, fill color.RGBA, label string) {
+	if !a.ready() {
+		return
+	}
 	if fill == (color.RGBA{}) {
 		fill = WithAlpha(SkyBlue, 0x40)
 	}
@@ -156,6 +162,9 @@ func bandPixels(sc Scale, v0, v1 float64) (p0, p1 int, ok bool) {
 // HBand shades the full-width band between y0 and y1 (data units) and
 // writes label (if any) at its top-left corner.
 func (a *Axes) HBand(dst *image.RGBA, y0, y1 float64, fill color.RGBA, label string) {
+	if !a.ready() {
+		return
+	}
 	if fill == (color.RGBA{}) {
 		fill = WithAlpha(SkyBlue, 0x40)
 	}
@@ -248,6 +257,9 @@ func (a *Axes) takeLabel(dst *image.RGBA, box image.Rectangle, s string, draw fu
 // data, and the box returned is empty. A zero colour means the theme's
 // foreground; the corner sets st's alignment.
 func (a *Axes) Note(dst *image.RGBA, s string, corner Corner, st TextStyle) image.Rectangle {
+	if !a.ready() {
+		return image.Rectangle{}
+	}
 	if st.Color == (color.RGBA{}) {
 		st.Color = a.Theme.Foreground
 	}
@@ -293,6 +305,9 @@ func (a *Axes) labelStep(st TextStyle) float64 {
 // format's max or min normal, with label (if any) near it (see
 // VMarkerLabel).
 func (a *Axes) VMarker(dst *image.RGBA, x float64, label string, st LineStyle) {
+	if !a.ready() {
+		return
+	}
 	st = a.lineDefaults(st)
 	px := a.X.Map(x)
 	if !finite(px) {
@@ -316,6 +331,9 @@ func (a *Axes) VMarker(dst *image.RGBA, x float64, label string, st LineStyle) {
 // draw several markers draw their lines first, then their labels, so that
 // no line crosses a label drawn before it.
 func (a *Axes) VMarkerLabel(dst *image.RGBA, x float64, label string, st LineStyle) {
+	if !a.ready() {
+		return
+	}
 	st = a.lineDefaults(st)
 	px := a.X.Map(x)
 	if label == "" || !finite(px) {
@@ -342,6 +360,9 @@ func (a *Axes) VMarkerLabel(dst *image.RGBA, x float64, label string, st LineSty
 // HMarker draws a full-width horizontal line at y (data units) with label
 // (if any) near it (see HMarkerLabel).
 func (a *Axes) HMarker(dst *image.RGBA, y float64, label string, st LineStyle) {
+	if !a.ready() {
+		return
+	}
 	st = a.lineDefaults(st)
 	py := a.Y.Map(y)
 	if !finite(py) {
@@ -362,6 +383,9 @@ func (a *Axes) HMarker(dst *image.RGBA, y float64, label string, st LineStyle) {
 // with st (see HMarker) above the line, else below it, as far right as it
 // covers no data and no other label.
 func (a *Axes) HMarkerLabel(dst *image.RGBA, y float64, label string, st LineStyle) {
+	if !a.ready() {
+		return
+	}
 	st = a.lineDefaults(st)
 	py := a.Y.Map(y)
 	if label == "" || !finite(py) {
@@ -381,6 +405,9 @@ func (a *Axes) HMarkerLabel(dst *image.RGBA, y float64, label string, st LineSty
 // Text draws s anchored at data point (x, y), clipped to the plot area. A
 // zero colour means the theme's foreground.
 func (a *Axes) Text(dst *image.RGBA, x, y float64, s string, st TextStyle) {
+	if !a.ready() {
+		return
+	}
 	if st.Color == (color.RGBA{}) {
 		st.Color = a.Theme.Foreground
 	}

@@ -130,21 +130,39 @@ func (a *Axes) occ() *occupancy {
 // Draw: bars, curves and their markers, scatter points, marker lines, and
 // the labels drawn with the Axes' methods (VBand and HBand fills are a
 // background and do not count).
-func (a *Axes) Covered(r image.Rectangle) int { return a.occ().count(r) }
+func (a *Axes) Covered(r image.Rectangle) int {
+	if !a.ready() {
+		return 0
+	}
+	return a.occ().count(r)
+}
 
 // CoveredData is Covered without the labels of markers and bands: the
 // pixels of r holding data. Tests check with it, once a picture is drawn,
 // that no label or legend hides data, even data drawn after it.
-func (a *Axes) CoveredData(r image.Rectangle) int { return a.occ().countData(r) }
+func (a *Axes) CoveredData(r image.Rectangle) int {
+	if !a.ready() {
+		return 0
+	}
+	return a.occ().countData(r)
+}
 
 // MarkData records r (in pixels) as holding data, for marks a caller draws
 // itself, so that a legend keeps off them.
-func (a *Axes) MarkData(r image.Rectangle) { a.occ().markRect(r) }
+func (a *Axes) MarkData(r image.Rectangle) {
+	if !a.ready() {
+		return
+	}
+	a.occ().markRect(r)
+}
 
 // DrawText draws s at pixel position (x, y) like the package's DrawText,
 // unclipped, such as a value label above a bar, and records its box as data
 // so that a legend keeps off it. It returns the box.
 func (a *Axes) DrawText(dst *image.RGBA, s string, x, y float64, st TextStyle) image.Rectangle {
+	if !a.ready() {
+		return image.Rectangle{}
+	}
 	box := DrawText(dst, s, x, y, st)
 	a.occ().markRect(box)
 	return box

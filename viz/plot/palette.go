@@ -120,10 +120,20 @@ func mustColorMap(name string, rgb []uint32) *ColorMap {
 }
 
 // Name returns the map's name.
-func (m *ColorMap) Name() string { return m.name }
+func (m *ColorMap) Name() string {
+	if !m.ready() {
+		return ""
+	}
+	return m.name
+}
 
 // Stops returns a copy of the control points.
-func (m *ColorMap) Stops() []color.RGBA { return append([]color.RGBA(nil), m.stops...) }
+func (m *ColorMap) Stops() []color.RGBA {
+	if !m.ready() {
+		return nil
+	}
+	return append([]color.RGBA(nil), m.stops...)
+}
 
 func (m *ColorMap) interpolate(t float64) color.RGBA {
 	n := len(m.stops) - 1
@@ -138,9 +148,16 @@ func (m *ColorMap) interpolate(t float64) color.RGBA {
 	return Mix(m.stops[i], m.stops[i+1], f-float64(i))
 }
 
+// ready reports whether m was made by NewColorMap (or is one of the
+// package's maps): nil and the zero ColorMap give NaNColor, nil and "".
+func (m *ColorMap) ready() bool { return m != nil && len(m.stops) > 0 }
+
 // At returns the colour at position t, clamped to [0, 1]. NaN gives
 // NaNColor.
 func (m *ColorMap) At(t float64) color.RGBA {
+	if !m.ready() {
+		return NaNColor
+	}
 	if math.IsNaN(t) {
 		return NaNColor
 	}
@@ -150,7 +167,12 @@ func (m *ColorMap) At(t float64) color.RGBA {
 // LUT returns the map sampled at 257 evenly spaced positions (entry i is
 // At(i/256)), for fast per-pixel lookups. The slice is shared: do not
 // modify it.
-func (m *ColorMap) LUT() []color.RGBA { return m.lut[:] }
+func (m *ColorMap) LUT() []color.RGBA {
+	if !m.ready() {
+		return nil
+	}
+	return m.lut[:]
+}
 
 // Index returns the LUT index for t: round(256·t) clamped to [0, 256], and
 // -1 for NaN.

@@ -77,6 +77,9 @@ func (a *Axes) strokePixels(dst *image.RGBA, pts []Point, st LineStyle) {
 // (like 0 on a log axis), are skipped and break the line. It fails on empty
 // or mismatched slices.
 func (a *Axes) Line(dst *image.RGBA, xs, ys []float64, st LineStyle) error {
+	if !a.ready() {
+		return errNoAxes
+	}
 	if err := checkXY("line", xs, ys); err != nil {
 		return err
 	}
@@ -98,6 +101,9 @@ const (
 // updated at discrete steps. Markers, if any, sit at the data points.
 // Non-finite points break the staircase.
 func (a *Axes) Step(dst *image.RGBA, xs, ys []float64, mode StepMode, st LineStyle) error {
+	if !a.ready() {
+		return errNoAxes
+	}
 	if err := checkXY("step", xs, ys); err != nil {
 		return err
 	}
@@ -143,6 +149,9 @@ type MarkerStyle struct {
 // that are not finite or cannot be placed. It fails on empty or mismatched
 // slices.
 func (a *Axes) Scatter(dst *image.RGBA, xs, ys []float64, st MarkerStyle) error {
+	if !a.ready() {
+		return errNoAxes
+	}
 	if err := checkXY("scatter", xs, ys); err != nil {
 		return err
 	}

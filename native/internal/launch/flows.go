@@ -14,7 +14,11 @@ type Layout struct {
 
 // NewLayout returns the layout of br×bc blocks over rows×cols.
 func NewLayout(rows, cols, br, bc int) Layout {
-	return Layout{Rows: rows, Cols: cols, BR: br, BC: bc, GR: (rows + br - 1) / br, GC: (cols + bc - 1) / bc}
+	l := Layout{Rows: rows, Cols: cols, BR: br, BC: bc}
+	if br > 0 && bc > 0 { // no blocks otherwise: a program built on it fails Check
+		l.GR, l.GC = (rows+br-1)/br, (cols+bc-1)/bc
+	}
+	return l
 }
 
 // N returns the number of elements.

@@ -160,19 +160,25 @@ type Program struct {
 
 // Fail records that a builder refused its launch; Check returns the first.
 func (p *Program) Fail(err error) {
-	if p.err == nil {
+	if p != nil && p.err == nil {
 		p.err = err
 	}
 }
 
 // Alloc adds a blank buffer of n bytes (at least 1) and returns its index.
 func (p *Program) Alloc(n int64) int {
+	if p == nil {
+		return -1 // no such buffer: a nil Program builds nothing
+	}
 	p.Buffers = append(p.Buffers, Buffer{Bytes: max(n, 1)})
 	return len(p.Buffers) - 1
 }
 
 // Zeros adds a zeroed buffer of n bytes.
 func (p *Program) Zeros(n int64) int {
+	if p == nil {
+		return -1
+	}
 	p.Buffers = append(p.Buffers, Buffer{Bytes: max(n, 1), Zero: true})
 	return len(p.Buffers) - 1
 }
@@ -180,7 +186,7 @@ func (p *Program) Zeros(n int64) int {
 // Upload adds a buffer holding a copy of data's bytes.
 func Upload[T any](p *Program, data []T) int {
 	b := Bytes(data)
-	if len(b) == 0 {
+	if len(b) == 0 || p == nil {
 		return p.Alloc(1)
 	}
 	p.Buffers = append(p.Buffers, Buffer{Bytes: int64(len(b)), Init: b})
@@ -202,17 +208,26 @@ func (p *Program) Launch(kernel string, grid, block int, args ...Arg) {
 
 // Launch2D adds a launch with a 2-D grid and block.
 func (p *Program) Launch2D(kernel string, gridX, gridY, blockX, blockY int, args ...Arg) {
+	if p == nil {
+		return
+	}
 	p.Steps = append(p.Steps, Step{Kernel: kernel, GridX: gridX, GridY: gridY, BlockX: blockX, BlockY: blockY, Args: args})
 }
 
 // External adds a step that calls the runner's function name.
 func (p *Program) External(name string) {
+	if p == nil {
+		return
+	}
 	p.Steps = append(p.Steps, Step{External: name})
 }
 
 // Check reports a launch a builder refused (Fail) or a step that names a
 // buffer the program does not have.
 func (p *Program) Check() error {
+	if p == nil {
+		return fmt.Errorf("launch: no program")
+	}
 	if p.err != nil {
 		return p.err
 	}
@@ -241,6 +256,7 @@ type Config struct {
 
 // blocksFor returns the grid size for items handled by grid-stride loops.
 func (c Config) blocksFor(items int64) int {
-	b := (items + int64(c.Threads) - 1) / int64(c.Threads)
+	threads := int64(max(c.Threads, 1)) // a zero Config launches blocks of no threads, which a GPU refuses
+	b := (items + threads - 1) / threads
 	return int(max(1, min(b, int64(c.SMs)*int64(c.BlocksPerSM))))
 }

@@ -1,0 +1,19 @@
+package train
+
+import (
+	"testing"
+
+	"github.com/fp8lab/fp8lab/internal/apitest"
+)
+
+// TestAPIOnZeroValues: every exported function and method, called with
+// nil, zero, one-element and out-of-range arguments (and on nil and zero
+// receivers), returns instead of panicking (issue 26 item 8; see
+// internal/apitest).
+func TestAPIOnZeroValues(t *testing.T) {
+	apitest.Check(t, apitest.API{
+		Types: []any{Config{}, OptimConfig{}, (*Recipe)(nil), (*Result)(nil), (*Trainer)(nil)},
+		Funcs: []any{Classroom, ClassroomCorpus, ConfigByName, ConfigNames, GoRoot, GoSourceCorpus, NewTrainer, ParseRecipe, ReadTextCorpus,
+			RecipeByName, RecipeNames, Reference, Run, TextCorpus, Tiny},
+	})
+}
