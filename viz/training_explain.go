@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
+	"github.com/fp8lab/fp8lab/train/compare"
 	"github.com/fp8lab/fp8lab/viz/claim"
 )
-
-// trainingWindow is how many of the last steps the paired spread covers.
-const trainingWindow = 50
 
 // lastVal returns a curve's validation loss at step, if it has one.
 func lastVal(c trainCurve, step int) (float64, bool) {
@@ -21,27 +20,13 @@ func lastVal(c trainCurve, step int) (float64, bool) {
 	return 0, false
 }
 
-// pairedSpread returns the sample standard deviation of b's training loss
-// minus a's, step by step over the last w steps up to step (the same
-// batches for both), and how many steps it covers.
-func pairedSpread(a, b trainCurve, step, w int) (float64, int) {
-	lo := max(step-w, 0)
-	var d []float64
-	for k := lo; k < step && k < len(a.loss) && k < len(b.loss); k++ {
-		d = append(d, b.loss[k]-a.loss[k])
+// upperFirst capitalizes the first letter of a sentence.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
 	}
-	if len(d) < 2 {
-		return math.NaN(), len(d)
-	}
-	var mean, ss float64
-	for _, v := range d {
-		mean += v
-	}
-	mean /= float64(len(d))
-	for _, v := range d {
-		ss += (v - mean) * (v - mean)
-	}
-	return math.Sqrt(ss / float64(len(d)-1)), len(d)
+	r := []rune(s)
+	return strings.ToUpper(string(r[0])) + string(r[1:])
 }
 
 // operandTotals sums a curve's statistics of one operand role: the
@@ -138,10 +123,12 @@ func (s *trainingScene) Facts() map[string]string {
 		f["lowest"], f["lowest_val"] = st.curves[best].recipe, shown(lb)
 		if second >= 0 {
 			l2 := mustVal(st.curves[second], common)
-			sp, n := pairedSpread(st.curves[best], st.curves[second], common, trainingWindow)
 			f["runner_up"], f["runner_up_val"] = st.curves[second].recipe, shown(l2)
-			f["gap"], f["spread"], f["spread_steps"] = shown(l2-lb), shown(sp), strconv.Itoa(n)
-			f["gap_exceeds_spread"] = strconv.FormatBool(l2-lb > sp)
+			f["gap"] = shown(l2 - lb)
+			// A live run has one seed: the rule of every verdict
+			// (compare.Judge) claims no difference from it.
+			v := compare.Judge(compare.Gap([]float64{l2}, []float64{lb}, compare.ValLoss, st.curves[second].recipe, st.curves[best].recipe))
+			f["verdict"], f["verdict_sentence"] = v.Outcome.String(), v.Sentence()
 		}
 	}
 	s.inspectFacts(f, st)
@@ -192,8 +179,11 @@ func (s *trainingScene) explainOld() []string {
 	if out, bad := errorExplanation(f); bad {
 		return out
 	}
-	if f["runs"] == runsReference {
+	switch f["runs"] {
+	case runsReference:
 		return refExplain(f)
+	case runsLessons:
+		return lessonExplain(f)
 	}
 	n := f.int("recipes")
 	var names []string
@@ -228,18 +218,7 @@ func (s *trainingScene) explainOld() []string {
 					}
 				}
 			}
-			p += ". "
-			sp := f.num("spread")
-			switch {
-			case math.IsNaN(sp):
-				p += "Too few steps yet to compare the gap with how the two losses wander."
-			case f["gap_exceeds_spread"] == "true":
-				p += fmt.Sprintf("On the same batches over the last %s steps, %s's training loss minus %s's has a standard deviation of %s: "+
-					"the gap is larger than that spread, a difference this run can see.", f["spread_steps"], f["runner_up"], f["lowest"], f.r("spread"))
-			default:
-				p += fmt.Sprintf("On the same batches over the last %s steps, %s's training loss minus %s's has a standard deviation of %s: "+
-					"the gap is no larger than that spread, too small to tell the recipes apart in this run.", f["spread_steps"], f["runner_up"], f["lowest"], f.r("spread"))
-			}
+			p += ". " + liveVerdictText(f)
 		} else {
 			p += "."
 		}
@@ -249,6 +228,17 @@ func (s *trainingScene) explainOld() []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// liveVerdictText says what one seed can tell of the gap between the two
+// lowest recipes: by the rule of every verdict, nothing (compare.Judge's
+// sentence for one seed); the shipped runs judge over several.
+func liveVerdictText(f facts) string {
+	s := f["verdict_sentence"]
+	if f["verdict"] == compare.TooFewSeeds.String() {
+		s += ". The reference and lessons runs (Runs) judge recipes over several seeds"
+	}
+	return upperFirst(s) + "."
 }
 
 // mapsText says what the maps show of the inspected recipe (every: steps
