@@ -66,7 +66,7 @@ func (s *trainingScene) refFacts(st trainingState) map[string]string {
 		if d, err := v.sum.Diff(c.recipe, v.sum.Baseline, compare.ValLoss); err == nil {
 			verdict := compare.Judge(d)
 			f["gap_pct_"+k], f["gap_spread_"+k] = shown(d.GapPct), shown(d.SpreadPct)
-			f["gap_verdict_"+k], f["gap_sentence_"+k] = verdict.Outcome.String(), verdict.Sentence()
+			f["gap_verdict_"+k] = verdict.Outcome.String()
 		}
 	}
 	if row := v.sum.Row(v.sum.Baseline); row != nil && row.Seeds > 0 {

@@ -63,7 +63,7 @@ var claims = []Claim{
 			return Verdict{NotComparable, v.Measured(), "its +0.74% is per word of English at 7B–13B parameters, this " +
 				"lab's loss is per byte of Go source: a word of k bytes raises a per-byte perplexity ratio to the k-th " +
 				"power, and the corpora differ, so the two percentages do not measure the same thing. What this lab " +
-				"measures for the same recipe (E4M3 forward, E5M2 gradients) is: " + v.Sentence()}
+				"measures for the same recipe (E4M3 forward, E5M2 gradients) against bf16 is " + v.Outcome.String() + ": " + v.Sentence()}
 		},
 	},
 	{

@@ -103,7 +103,8 @@ func (v Verdict) Measured() string {
 
 // Sentence says what the verdict means, in one sentence without its
 // final period, computed from the numbers: which recipe ends lower and by
-// how much, or why the difference is not an effect.
+// how much, or (for no measurable effect, which it does not repeat) why
+// the difference is not an effect.
 func (v Verdict) Sentence() string {
 	n := len(v.PerSeed)
 	switch v.Outcome {
@@ -125,14 +126,12 @@ func (v Verdict) Sentence() string {
 	case math.IsNaN(g) || math.IsInf(g, 0):
 		return fmt.Sprintf("%s against %s has no finite gap to judge", v.A, v.B)
 	case g < MinEffectPct && g <= v.SpreadPct:
-		return fmt.Sprintf("no measurable effect: the gap (%+.2f%%) is below the %.1f%% this lab calls an effect, "+
+		return fmt.Sprintf("the gap (%+.2f%%) is below the %.1f%% this lab calls an effect, "+
 			"and the seeds disagree by %.2f points", v.GapPct, MinEffectPct, v.SpreadPct)
 	case g < MinEffectPct:
-		return fmt.Sprintf("no measurable effect: the gap (%+.2f%%) is below the %.1f%% this lab calls an effect",
-			v.GapPct, MinEffectPct)
+		return fmt.Sprintf("the gap (%+.2f%%) is below the %.1f%% this lab calls an effect", v.GapPct, MinEffectPct)
 	}
-	return fmt.Sprintf("no measurable effect: the gap (%+.2f%%) is no larger than the %.2f points by which the seeds disagree",
-		v.GapPct, v.SpreadPct)
+	return fmt.Sprintf("the gap (%+.2f%%) is no larger than the %.2f points by which the seeds disagree", v.GapPct, v.SpreadPct)
 }
 
 // BoundOutcome is what runs at the training lab's scale can say about a
@@ -187,28 +186,28 @@ func (v BoundVerdict) Word() string {
 	return "cannot tell"
 }
 
-// Sentence words the bound verdict. The bound was measured at a scale
-// this lab cannot reach: within it, the runs are only consistent with it;
-// beyond it, they show a cost the bound does not allow at this scale.
+// Sentence words the bound verdict without repeating Word. The bound was
+// measured at a scale this lab cannot reach: within it, the runs only do
+// not contradict it; beyond it, they show a cost the bound does not allow
+// at this scale.
 func (v BoundVerdict) Sentence(scale string) string {
 	g := math.Abs(v.GapPct)
 	switch v.Outcome {
 	case Consistent:
-		s := fmt.Sprintf("consistent with the %.2f%% bound (|gap| + spread = %.2f%% stays below it) at a scale that cannot test it: %s",
-			v.BoundPct, g+v.SpreadPct, scale)
+		s := fmt.Sprintf("|gap| + spread = %.2f%% stays below the %.2f%% bound, which a run at a scale that cannot test it (%s) does not confirm",
+			g+v.SpreadPct, v.BoundPct, scale)
 		if v.BoundPct < MinEffectPct {
-			s += fmt.Sprintf(", and the bound is below the %.1f%% this lab calls an effect", MinEffectPct)
+			s += fmt.Sprintf("; the bound is below the %.1f%% this lab calls an effect", MinEffectPct)
 		}
 		return s
 	case Beyond:
-		return fmt.Sprintf("beyond the %.2f%% bound here (|gap| − spread = %.2f%%), at a scale far from the one it was measured at: %s",
-			v.BoundPct, g-v.SpreadPct, scale)
+		return fmt.Sprintf("|gap| − spread = %.2f%% exceeds the %.2f%% bound, at a scale far from the one it was measured at (%s)",
+			g-v.SpreadPct, v.BoundPct, scale)
 	}
 	if v.Verdict.Outcome == TooFewSeeds {
 		return "one seed cannot be set beside a bound"
 	}
-	return fmt.Sprintf("cannot tell: the %.2f%% bound lies within the gap ± its spread (%.2f%% ± %.2f points)",
-		v.BoundPct, g, v.SpreadPct)
+	return fmt.Sprintf("the %.2f%% bound lies within the gap ± its spread (%.2f%% ± %.2f points)", v.BoundPct, g, v.SpreadPct)
 }
 
 // VerdictCell is a table's verdict of a recipe against the summary's
