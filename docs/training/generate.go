@@ -86,15 +86,11 @@ func generate(config string, seeds int, runs, spikeRuns, out string) error {
 	}
 	curvesPNG := filepath.Join("docs", filepath.FromSlash(plan.curves))
 	if runs == "" {
-		tmp, err := os.MkdirTemp("", "fp8lab-training")
+		bin, tmp, err := buildFP8Lab()
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		bin := filepath.Join(tmp, "fp8lab")
-		if err := command("go", "build", "-o", bin, "./cmd/fp8lab"); err != nil {
-			return fmt.Errorf("build fp8lab (run from the repository root): %w", err)
-		}
 		// The runs are kept in train/records, gzipped, so that the page
 		// can be rewritten from them (-runs), anyone can check its
 		// numbers, and the playground can show them.
@@ -137,6 +133,20 @@ func generate(config string, seeds int, runs, spikeRuns, out string) error {
 	}
 	fmt.Println("wrote", out)
 	return nil
+}
+
+// buildFP8Lab builds the fp8lab command into a new temporary folder,
+// which the caller removes, and returns its path and the folder's.
+func buildFP8Lab() (bin, tmp string, err error) {
+	if tmp, err = os.MkdirTemp("", "fp8lab-training"); err != nil {
+		return "", "", err
+	}
+	bin = filepath.Join(tmp, "fp8lab")
+	if err := command("go", "build", "-o", bin, "./cmd/fp8lab"); err != nil {
+		os.RemoveAll(tmp)
+		return "", "", fmt.Errorf("build fp8lab (run from the repository root): %w", err)
+	}
+	return bin, tmp, nil
 }
 
 // keep writes the record file src, gzipped, to dst.

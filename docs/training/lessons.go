@@ -42,15 +42,11 @@ func generateLessons(fromRecords bool, only string) error {
 		}
 	}
 	if !fromRecords {
-		tmp, err := os.MkdirTemp("", "fp8lab-lessons")
+		bin, tmp, err := buildFP8Lab()
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		bin := filepath.Join(tmp, "fp8lab")
-		if err := command("go", "build", "-o", bin, "./cmd/fp8lab"); err != nil {
-			return fmt.Errorf("build fp8lab (run from the repository root): %w", err)
-		}
 		for _, l := range lessons.All() {
 			if only != "" && l.Name != only {
 				continue
