@@ -346,24 +346,6 @@ func (e *linearEngine) quantize(id int, t *scaling.Tensor, f *fp8.Format, g scal
 	return reuse, nil
 }
 
-// unitScale is the one scale of Scaling.None: a plain cast.
-var unitScale = [1]float32{1}
-
-// nonFinite describes an operand whose cast gave bad Inf or NaN elements
-// out of n (Trainer.Step adds the step).
-func (e *linearEngine) nonFinite(site, product, role int, q *scaling.Quantized, bad, n int) *NonFiniteError {
-	err := &NonFiniteError{What: "operand", Layer: siteName(e.cfg, site), Product: productNames[product],
-		Operand: roleNames[role], Count: bad, Elements: n, Format: q.Format.Name(), Max: q.Format.Max(),
-		Saturating: e.overflow != fp8.NoSaturate}
-	for _, a := range q.Amax {
-		err.Amax = max(err.Amax, a)
-	}
-	if len(q.Scales) > 0 {
-		err.Scale = q.Scales[0]
-	}
-	return err
-}
-
 // add folds counts of a later rounding into s.
 func (s *OperandStats) add(c OperandStats) {
 	s.Amax = max(s.Amax, c.Amax)

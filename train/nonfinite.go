@@ -3,6 +3,9 @@ package train
 import (
 	"fmt"
 	"strings"
+
+	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/scaling"
 )
 
 // NonFiniteError is a training step that met an Inf or a NaN: an FP8
@@ -68,6 +71,24 @@ func (e *NonFiniteError) Error() string {
 	}
 	b.WriteString("; training stops")
 	return b.String()
+}
+
+// unitScale is the one scale of Scaling.None: a plain cast.
+var unitScale = [1]float32{1}
+
+// nonFinite describes an operand whose cast gave bad Inf or NaN elements
+// out of n (Trainer.Step adds the step).
+func (e *linearEngine) nonFinite(site, product, role int, q *scaling.Quantized, bad, n int) *NonFiniteError {
+	err := &NonFiniteError{What: "operand", Layer: siteName(e.cfg, site), Product: productNames[product],
+		Operand: roleNames[role], Count: bad, Elements: n, Format: q.Format.Name(), Max: q.Format.Max(),
+		Saturating: e.overflow != fp8.NoSaturate}
+	for _, a := range q.Amax {
+		err.Amax = max(err.Amax, a)
+	}
+	if len(q.Scales) > 0 {
+		err.Scale = q.Scales[0]
+	}
+	return err
 }
 
 // countNonFinite returns how many of v are Inf or NaN.

@@ -162,6 +162,11 @@ func TestShippedLessons(t *testing.T) {
 		require.NoError(t, err, l.Name)
 		assert.NotEmpty(t, s)
 		assert.NotContains(t, s, "could not be judged", l.Name)
+		// Each lesson shows an effect beyond the seeds' spread (or runs
+		// stopped by an Inf or a NaN), and where a comparison shows none,
+		// the sentence says this model cannot show it.
+		assert.True(t, strings.Contains(s, "on each of the 3 seeds") || strings.Contains(s, "stopped on 3 of 3 seeds"),
+			"%s shows no effect: %s", l.Name, s)
 		for _, w := range word.FindAllString(s, -1) {
 			if _, err := train.RecipeByName(w); err == nil || files[w] != nil {
 				assert.Contains(t, l.Recipes, w, "%s's sentence names %s", l.Name, w)
