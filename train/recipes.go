@@ -1,6 +1,10 @@
 package train
 
-import "github.com/fp8lab/fp8lab/scaling"
+import (
+	"fmt"
+
+	"github.com/fp8lab/fp8lab/scaling"
+)
 
 // Operand shorthands for the named recipes.
 var (
@@ -125,9 +129,10 @@ var recipes = map[string]func() Recipe{
 	},
 	"fast-accum-wgrad": func() Recipe {
 		t := with(e4, scaling.PerTensor)
-		rc := uniform("tensorwise with Hopper-like fast accumulation (14 significant bits, never promoted) in the "+
-			"weight gradient, whose K is every token of the step", t, t, t)
 		a := scaling.FastAccumulator
+		rc := uniform(fmt.Sprintf("tensorwise with the H100's fast accumulation (scaling.FastAccumulator: groups of %d "+
+			"products aligned to %d fraction bits, never promoted) in the weight gradient, whose K is every token of "+
+			"the step", a.AlignGroup, a.MantissaBits), t, t, t)
 		rc.WeightGrad.Accumulator = &a
 		rc.Shows = "whether Hopper's fast accumulation is too inaccurate for the backward pass: dW sums over every token of a step (4096 in the long-k config)"
 		return rc

@@ -118,8 +118,8 @@ func (v Verdict) Sentence() string {
 			"by more than the seeds disagree (%.2f points) and more than the %.1f%% this lab calls an effect",
 			v.A, word, v.Metric, v.B, n, lo, hi, v.SpreadPct, MinEffectPct)
 	case TooFewSeeds:
-		return fmt.Sprintf("%s against %s was run on %d seed: one seed has no spread to tell a difference from luck, "+
-			"so no difference is claimed (run %d seeds or more)", v.A, v.B, n, MinSeeds)
+		return fmt.Sprintf("one seed has no spread to tell %s from %s apart from luck, so no difference is claimed "+
+			"(run %d seeds or more)", v.A, v.B, MinSeeds)
 	}
 	g := math.Abs(v.GapPct)
 	switch {
