@@ -35,7 +35,8 @@ func TestPagesAreSelfContained(t *testing.T) {
 		return err
 	}))
 	for _, want := range []string{"index.html", "scene.html", "canvas.html", "scan.html", "style.css", "scan-report.css", "js/fp8lab.js",
-		"js/common.js", "js/home.js", "js/scene.js", "js/canvas.js", "js/explain.js", "js/scan.js", "js/scan-worker.js"} {
+		"js/common.js", "js/home.js", "js/scene.js", "js/canvas.js", "js/explain.js", "js/scan.js", "js/scan-worker.js",
+		"js/training-live.js", "js/training-worker.js"} {
 		assert.Contains(t, files, want)
 	}
 	remote := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/`)

@@ -12,8 +12,8 @@ import (
 // internal/apitest).
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
-		Types: []any{Config{}, OptimConfig{}, (*Recipe)(nil), (*Result)(nil), (*Trainer)(nil)},
-		Funcs: []any{Classroom, ClassroomCorpus, ConfigByName, ConfigNames, GoRoot, GoSourceCorpus, NewTrainer, ParseRecipe, ReadTextCorpus,
+		Types: []any{Config{}, (*NonFiniteError)(nil), OptimConfig{}, (*Recipe)(nil), (*Result)(nil), (*Trainer)(nil)},
+		Funcs: []any{Classroom, ClassroomCorpus, ConfigByName, ConfigNames, GoRoot, GoSourceCorpus, LongK, NewTrainer, ParseConfig, ParseRecipe, ReadTextCorpus,
 			RecipeByName, RecipeNames, Reference, Run, TextCorpus, Tiny},
 	})
 }

@@ -1,7 +1,10 @@
 package train
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 )
@@ -22,7 +25,17 @@ type Config struct {
 	// at the end); EvalBatches is how many fixed batches each one averages.
 	EvalEvery   int `json:"eval_every"`
 	EvalBatches int `json:"eval_batches"`
+
+	// Steps is the length of run the configuration is meant for, which
+	// fp8lab train takes when --steps is not given; 0 leaves it to the
+	// command (200 steps).
+	Steps int `json:"steps,omitempty"`
 }
+
+// MaxConfigSide bounds each of a configuration's sizes (layers, width,
+// heads, context, batch): a model far beyond it could not be trained on a
+// CPU, and sizes multiplied together must not overflow.
+const MaxConfigSide = 1 << 16
 
 // Vocab is the vocabulary size: tokens are bytes.
 const Vocab = 256
@@ -35,6 +48,15 @@ func (c Config) Check() error {
 	switch {
 	case c.Layers < 1, c.Width < 1, c.Heads < 1, c.Context < 1, c.Batch < 1:
 		return fmt.Errorf("train: config %q: layers, width, heads, context and batch must be positive", c.Name)
+	case c.Layers > MaxConfigSide, c.Width > MaxConfigSide, c.Heads > MaxConfigSide, c.Context > MaxConfigSide, c.Batch > MaxConfigSide:
+		return fmt.Errorf("train: config %q: layers, width, heads, context and batch must be at most %d", c.Name, MaxConfigSide)
+	case int64(c.Batch)*int64(c.Context)*int64(max(4*c.Width, Vocab)) > 1<<31,
+		int64(c.Batch)*int64(c.Heads)*int64(c.Context)*int64(c.Context) > 1<<31,
+		int64(c.Layers)*int64(c.Width)*int64(c.Width)*12 > 1<<31:
+		return fmt.Errorf("train: config %q: %d blocks of width %d over %d sequences of %d bytes is too large to train here",
+			c.Name, c.Layers, c.Width, c.Batch, c.Context)
+	case c.Steps < 0:
+		return fmt.Errorf("train: config %q: negative steps", c.Name)
 	case c.Width%c.Heads != 0:
 		return fmt.Errorf("train: config %q: width %d is not a multiple of heads %d", c.Name, c.Width, c.Heads)
 	case c.EvalEvery < 0, c.EvalBatches < 0:
@@ -77,6 +99,19 @@ func Reference() Config {
 	}
 }
 
+// LongK is the classroom model trained on long batches, so that the
+// weight gradient dW = Xᵀ·dY sums over K = 64 sequences × 64 bytes = 4096
+// tokens: the length at which BENCHMARKS.md measured the H100's fast
+// accumulation (and scaling.FastAccumulator, calibrated on it) losing 7%
+// of a growing sum. One block keeps its steps affordable; the lesson on
+// fast accumulation (docs/training-lessons.md) trains it.
+func LongK() Config {
+	return Config{
+		Name: "long-k", Layers: 1, Width: 32, Heads: 2, Context: 64, Batch: 64,
+		TiedHead: true, Optim: defaultOptim(3e-3, 20), EvalEvery: 25, EvalBatches: 2, Steps: 200,
+	}
+}
+
 // Tiny is for tests: 1 block of width 8, 2 heads, 8 tokens of context.
 func Tiny() Config {
 	return Config{
@@ -87,6 +122,7 @@ func Tiny() Config {
 
 var configs = map[string]func() Config{
 	"classroom": Classroom,
+	"long-k":    LongK,
 	"reference": Reference,
 	"tiny":      Tiny,
 }
@@ -108,4 +144,39 @@ func ConfigByName(name string) (Config, error) {
 		return Config{}, fmt.Errorf("train: unknown config %q (known: %s)", name, strings.Join(ConfigNames(), ", "))
 	}
 	return f(), nil
+}
+
+// ParseConfig reads a configuration from JSON, the fields of Config:
+//
+//	{"name": "wide", "layers": 2, "width": 64, "heads": 4, "context": 32,
+//	 "batch": 8, "tied_head": true, "optim": {"lr": 0.003, "warmup": 20},
+//	 "eval_every": 25, "eval_batches": 4, "steps": 400}
+//
+// The sizes and the learning rate must be given; optimizer fields left out
+// take the named configurations' values (min_lr 0.1, weight_decay 0.1,
+// beta1 0.9, beta2 0.95, eps 1e-8, clip_norm 1; warmup 0), eval_every 0
+// evaluates only at the end. Unknown fields, trailing data and a
+// configuration the model cannot be built from are errors that say where
+// the problem is.
+func ParseConfig(rd io.Reader) (Config, error) {
+	dec := json.NewDecoder(rd)
+	dec.DisallowUnknownFields()
+	c := Config{Optim: defaultOptim(0, 0)}
+	if err := dec.Decode(&c); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return Config{}, fmt.Errorf("train: config JSON, byte %d: %w", se.Offset, err)
+		}
+		return Config{}, fmt.Errorf("train: config JSON: %w", err)
+	}
+	if dec.More() {
+		return Config{}, errors.New("train: config JSON: data after the config object")
+	}
+	if !(c.Optim.LR > 0) {
+		return Config{}, fmt.Errorf("train: config %q: optim.lr must be a positive learning rate", c.Name)
+	}
+	if err := c.Check(); err != nil {
+		return Config{}, err
+	}
+	return c, nil
 }

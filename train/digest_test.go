@@ -84,6 +84,9 @@ func TestLossDigests(t *testing.T) {
 	for _, r := range runs {
 		for _, name := range r.recipes {
 			key := r.cfg.Name + "/" + name
+			if _, ok := lossDigests[key]; !ok {
+				continue // recipes added after the digests were recorded (the failure recipes) have their own tests
+			}
 			res, err := Run(r.cfg, mustRecipe(t, name), r.seed, r.steps, testCorpus(t))
 			require.NoError(t, err, key)
 			got := runDigest(t, res)

@@ -38,12 +38,19 @@ type capturedOperand struct {
 // linearEngine computes the linear layers' products under a recipe and
 // keeps the per-tensor state (delayed scalers, rotations, statistics).
 type linearEngine struct {
-	cfg     Config
-	recipe  *Recipe
-	seed    uint64
-	step    int  // the training step, for the stochastic-rounding streams
-	eval    bool // validation: no statistics, no delayed-scaling updates
-	rule    scaling.ScaleRule
+	cfg    Config
+	recipe *Recipe
+	seed   uint64
+	step   int  // the training step, for the stochastic-rounding streams
+	eval   bool // validation: no statistics, no delayed-scaling updates
+	rule   scaling.ScaleRule
+	// overflow is the casts' overflow policy and mxRounding the rule of MX
+	// scales (Recipe.Overflow, Scaling.MXRounding).
+	overflow   fp8.Overflow
+	mxRounding fp8.ScaleRounding
+	// watch is set when a cast may give an Inf or a NaN (non-saturating,
+	// delayed or no scaling): each operand is then looked at after its cast.
+	watch   bool
 	kinds   [3][3]opKind
 	formats [3][3]*fp8.Format
 	delayed map[int]*scaling.DelayedScaler
@@ -63,7 +70,10 @@ func newLinearEngine(cfg Config, r *Recipe, seed uint64) (*linearEngine, error) 
 		return nil, err
 	}
 	rule, _ := r.Scaling.rule()
-	e := &linearEngine{cfg: cfg, recipe: r, seed: seed, rule: rule,
+	overflow, _ := r.overflow()
+	mxRounding, _ := r.Scaling.mxRounding()
+	e := &linearEngine{cfg: cfg, recipe: r, seed: seed, rule: rule, overflow: overflow, mxRounding: mxRounding,
+		watch:   overflow == fp8.NoSaturate || r.Scaling.Delayed || r.Scaling.None,
 		delayed: map[int]*scaling.DelayedScaler{}, rots: map[int]*scaling.Rotation{},
 		scratch: [2]*slotScratch{{}, {}}, spare: &slotScratch{}}
 	for pi, p := range r.products() {
@@ -223,6 +233,11 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 	if err := q.DequantizeInto(sc.out); err != nil {
 		return kmOperand{}, err
 	}
+	if e.watch {
+		if bad := countNonFinite(sc.out[:n]); bad > 0 {
+			return kmOperand{}, e.nonFinite(site, product, role, q, bad, n)
+		}
+	}
 	if !e.eval {
 		sc.counted = count(orig, sc.out, q)
 		e.stats[id].add(sc.counted)
@@ -293,11 +308,14 @@ func cloneQuantized(q *scaling.Quantized) *scaling.Quantized {
 // quantize runs scaling's current or delayed scaling on one operand.
 // Current scaling writes into reuse.
 func (e *linearEngine) quantize(id int, t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, random []uint32, reuse *scaling.Quantized) (*scaling.Quantized, error) {
-	var mode fp8.Mode
+	mode := fp8.Mode{Overflow: e.overflow}
 	if random != nil {
-		mode = fp8.Mode{Round: fp8.Stochastic, RandomBits: 32}
+		mode.Round, mode.RandomBits = fp8.Stochastic, 32
 	}
 	sc := e.recipe.Scaling
+	if sc.None {
+		return scaling.QuantizeWithScales(t, f, scaling.PerTensor, unitScale[:], scaling.Options{Mode: mode, Random: random})
+	}
 	if sc.Delayed {
 		d := e.delayed[id]
 		if d == nil {
@@ -318,6 +336,9 @@ func (e *linearEngine) quantize(id int, t *scaling.Tensor, f *fp8.Format, g scal
 	opts := scaling.Options{Mode: mode, Random: random, Rule: e.rule}
 	if g.Kind == scaling.KindMX || g.Kind == scaling.KindNVFP4 {
 		opts.Rule = scaling.ScaleRule{}
+	}
+	if g.Kind == scaling.KindMX {
+		opts.MXRounding = e.mxRounding
 	}
 	if err := scaling.QuantizeInto(reuse, t, f, g, opts); err != nil {
 		return nil, err

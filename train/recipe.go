@@ -35,12 +35,15 @@ import (
 // weight gradient), as torchao's rowwise recipe scales; 1×128 tiles and MX
 // or NVFP4 blocks run along K.
 type Recipe struct {
-	Name        string  `json:"name"`
-	Description string  `json:"description,omitempty"`
-	Forward     Product `json:"forward"`
-	InputGrad   Product `json:"input_grad"`
-	WeightGrad  Product `json:"weight_grad"`
-	Scaling     Scaling `json:"scaling"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Shows is one line on what training under the recipe shows, for the
+	// recipes that exist to show a failure (unscaled, underflow, ...).
+	Shows      string  `json:"shows,omitempty"`
+	Forward    Product `json:"forward"`
+	InputGrad  Product `json:"input_grad"`
+	WeightGrad Product `json:"weight_grad"`
+	Scaling    Scaling `json:"scaling"`
 	// StochasticGrads rounds the GradOutput operands stochastically, with
 	// one Philox stream per tensor and step.
 	StochasticGrads bool `json:"stochastic_grads,omitempty"`
@@ -51,7 +54,20 @@ type Recipe struct {
 	// QuantizeHead applies the recipe to the output head too; by default it
 	// stays float32, as torchao and Transformer Engine leave the head alone.
 	QuantizeHead bool `json:"quantize_head,omitempty"`
+	// Overflow is what an FP8 cast does with a value beyond the format's
+	// largest: "saturate" (or empty) clips it there, as torchao and
+	// Transformer Engine cast; "nonsaturating" makes it Inf, or NaN in a
+	// format without Inf (E4M3FN), as OCP's non-saturating mode does. The
+	// Inf or NaN would then spread through the step, so training stops at
+	// the first one with a NonFiniteError that names it.
+	Overflow string `json:"overflow,omitempty"`
 }
+
+// The overflow modes of Recipe.Overflow.
+const (
+	OverflowSaturate      = "saturate"
+	OverflowNonsaturating = "nonsaturating"
+)
 
 // Product configures one of the three matrix products. The operand the
 // product does not use must be left empty.
@@ -79,6 +95,11 @@ type Operand struct {
 
 // Scaling is the scale rule of every FP8 operand.
 type Scaling struct {
+	// None casts every FP8 operand with scale 1, as a plain dtype would be
+	// cast (the "bf8" the talk of seed 002 says cannot work): values below
+	// the format's smallest subnormal flush to zero, those above its
+	// largest clip. Its operands are per tensor, without margin or pow2.
+	None bool `json:"none,omitempty"`
 	// Delayed uses Transformer Engine's delayed scaling (per-tensor scales
 	// from an amax history of earlier steps) instead of current scaling.
 	Delayed    bool   `json:"delayed,omitempty"`
@@ -88,6 +109,11 @@ type Scaling struct {
 	Margin int `json:"margin,omitempty"`
 	// Pow2 rounds current scales to powers of two: "none" (default), "down", "up".
 	Pow2 string `json:"pow2,omitempty"`
+	// MXRounding is the rule of MX blocks' E8M0 scales: "floor" (default,
+	// OCP MX's rule: the block maximum may saturate) or "ceil" (also spelt
+	// "rceil": 2^ceil(log2(amax/Max)), cuBLAS's and Blackwell's UE8M0
+	// recipe, which never saturates). It needs an MX operand.
+	MXRounding string `json:"mx_rounding,omitempty"`
 }
 
 // kind of an operand's rounding
@@ -156,6 +182,17 @@ func (r *Recipe) Check() error {
 	default:
 		return fmt.Errorf("train: recipe %q: master_weights %q (want fp32, bf16-rtn or bf16-sr)", r.Name, r.MasterWeights)
 	}
+	if _, err := r.overflow(); err != nil {
+		return fmt.Errorf("train: recipe %q: %w", r.Name, err)
+	}
+	mxRounding, err := r.Scaling.mxRounding()
+	if err != nil {
+		return fmt.Errorf("train: recipe %q: %w", r.Name, err)
+	}
+	if sc := r.Scaling; sc.None && (sc.Delayed || sc.Margin != 0 || sc.Pow2 != "" || sc.HistoryLen != 0 || sc.AmaxAlgo != "") {
+		return fmt.Errorf("train: recipe %q: scaling none casts with scale 1: no delayed scaling, margin, pow2, history_len or amax_algo", r.Name)
+	}
+	sawMX := false
 	one, _ := scaling.NewTensor(1, 32)
 	for i := range one.Data {
 		one.Data[i] = float32(i + 1)
@@ -187,6 +224,9 @@ func (r *Recipe) Check() error {
 			if r.Scaling.Delayed && g.Kind != scaling.KindTensor {
 				return fmt.Errorf("%s.%s: delayed scaling is per tensor, not %v", where, roleNames[role], g)
 			}
+			if r.Scaling.None && g.Kind != scaling.KindTensor {
+				return fmt.Errorf("%s.%s: scaling none is one scale of 1 per tensor, not %v", where, roleNames[role], g)
+			}
 			if g.Kind == scaling.KindMX || g.Kind == scaling.KindNVFP4 {
 				blockAlongK++
 			}
@@ -197,6 +237,9 @@ func (r *Recipe) Check() error {
 				if rule != (scaling.ScaleRule{}) {
 					return fmt.Errorf("%s.%s: %v has its own scale rule (no margin or pow2)", where, roleNames[role], g)
 				}
+			}
+			if g.Kind == scaling.KindMX {
+				opts.MXRounding, sawMX = mxRounding, true
 			}
 			if _, err := scaling.Quantize(one, f, g, opts); err != nil {
 				return fmt.Errorf("%s.%s: %w", where, roleNames[role], err)
@@ -219,7 +262,32 @@ func (r *Recipe) Check() error {
 			}
 		}
 	}
+	if r.Scaling.MXRounding != "" && !sawMX {
+		return fmt.Errorf("train: recipe %q: mx_rounding %q needs an operand with mx granularity", r.Name, r.Scaling.MXRounding)
+	}
 	return nil
+}
+
+// overflow returns the element overflow policy of the recipe's FP8 casts.
+func (r *Recipe) overflow() (fp8.Overflow, error) {
+	switch r.Overflow {
+	case "", OverflowSaturate:
+		return fp8.Saturate, nil
+	case OverflowNonsaturating:
+		return fp8.NoSaturate, nil
+	}
+	return 0, fmt.Errorf("overflow %q (want %s or %s)", r.Overflow, OverflowSaturate, OverflowNonsaturating)
+}
+
+// mxRounding returns the rule of MX scales.
+func (s Scaling) mxRounding() (fp8.ScaleRounding, error) {
+	switch s.MXRounding {
+	case "", "floor":
+		return fp8.ScaleFloor, nil
+	case "ceil", "rceil":
+		return fp8.ScaleCeil, nil
+	}
+	return 0, fmt.Errorf("mx_rounding %q (want floor, or ceil/rceil)", s.MXRounding)
 }
 
 // rule returns the current-scaling rule.

@@ -14,8 +14,9 @@ import (
 )
 
 func TestNamedRecipes(t *testing.T) {
-	want := []string{"bf16", "bf16-weights-rtn", "bf16-weights-sr", "deepseek", "delayed", "e5m2-grads",
-		"fast-accum-bwd", "fp32", "mxfp8", "nvfp4", "rowwise", "rowwise-gw-hp", "tensorwise"}
+	want := []string{"bf16", "bf16-weights-rtn", "bf16-weights-sr", "deepseek", "delayed", "delayed-nonsat", "e5m2-grads",
+		"fast-accum-bwd", "fast-accum-wgrad", "fp32", "mxfp8", "nvfp4", "rowwise", "rowwise-gw-hp", "tensorwise",
+		"underflow", "unscaled", "unscaled-e5m2"}
 	assert.Equal(t, want, RecipeNames())
 	for _, name := range RecipeNames() {
 		r := mustRecipe(t, name)

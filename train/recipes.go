@@ -1,6 +1,10 @@
 package train
 
-import "github.com/fp8lab/fp8lab/scaling"
+import (
+	"fmt"
+
+	"github.com/fp8lab/fp8lab/scaling"
+)
 
 // Operand shorthands for the named recipes.
 var (
@@ -90,6 +94,47 @@ var recipes = map[string]func() Recipe{
 		rc := uniform("Transformer Engine delayed scaling: E4M3 per tensor, scales from the max of the "+
 			"last 16 amaxes, margin 0", t, t, t)
 		rc.Scaling = Scaling{Delayed: true, HistoryLen: 16, AmaxAlgo: "max"}
+		return rc
+	},
+	// The failure recipes: each breaks one thing the working recipes get
+	// right, so that what the talk of seed 002 says goes wrong can be seen.
+	"unscaled": func() Recipe {
+		t := with(e4, scaling.PerTensor)
+		rc := uniform("E4M3 everywhere cast with scale 1, no scaling: FP8 used as a plain dtype", t, t, t)
+		rc.Scaling.None = true
+		rc.Shows = "FP8 needs scaling: cast as a plain dtype, every gradient element below E4M3's smallest subnormal (2^-9) flushes to zero"
+		return rc
+	},
+	"unscaled-e5m2": func() Recipe {
+		t := with(e5, scaling.PerTensor)
+		rc := uniform("E5M2 everywhere cast with scale 1: the \"bf8\" the talk says cannot work", t, t, t)
+		rc.Scaling.None = true
+		rc.Shows = "whether E5M2's wider range (subnormals down to 2^-16) can do without scaling: the smaller the gradients, the more of them flush to zero"
+		return rc
+	},
+	"underflow": func() Recipe {
+		t := with(e4, scaling.PerTensor)
+		rc := uniform("tensorwise with every scale 2^16 too small (margin 16)", t, t, t)
+		rc.Scaling.Margin = 16
+		rc.Shows = "underflowed gradients stall convergence: scales 2^16 too small push each tensor's small elements below E4M3's subnormals, to zero"
+		return rc
+	},
+	"delayed-nonsat": func() Recipe {
+		t := with(e4, scaling.PerTensor)
+		rc := uniform("delayed scaling as in the delayed recipe, with non-saturating casts (overflow gives NaN)", t, t, t)
+		rc.Scaling = Scaling{Delayed: true, HistoryLen: 16, AmaxAlgo: "max"}
+		rc.Overflow = OverflowNonsaturating
+		rc.Shows = "Infs and NaNs stop training: delayed scales come from past steps' amaxes, and the first value that outgrows them becomes a NaN that stops the run"
+		return rc
+	},
+	"fast-accum-wgrad": func() Recipe {
+		t := with(e4, scaling.PerTensor)
+		a := scaling.FastAccumulator
+		rc := uniform(fmt.Sprintf("tensorwise with the H100's fast accumulation (scaling.FastAccumulator: groups of %d "+
+			"products aligned to %d fraction bits, never promoted) in the weight gradient, whose K is every token of "+
+			"the step", a.AlignGroup, a.MantissaBits), t, t, t)
+		rc.WeightGrad.Accumulator = &a
+		rc.Shows = "whether Hopper's fast accumulation is too inaccurate for the backward pass: dW sums over every token of a step (4096 in the long-k config)"
 		return rc
 	},
 	"bf16-weights-rtn": func() Recipe {

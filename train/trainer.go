@@ -18,9 +18,10 @@ type Trainer struct {
 	model  *gpt
 	opt    *adamW
 	step   int // steps done
-	// spikeStep and spikeFactor inject an activation spike (SetSpike).
-	spikeStep   int
-	spikeFactor float32
+	// spikeStep, spikeLen and spikeFactor inject an activation spike
+	// (SetSpike).
+	spikeStep, spikeLen int
+	spikeFactor         float32
 }
 
 // NewTrainer builds the model of cfg with weights drawn from seed (the same
@@ -61,17 +62,18 @@ type StepResult struct {
 	GradNorm float64 `json:"grad_norm"` // before clipping
 }
 
-// SetSpike makes step (1-based) an activation spike: every block's GELU
-// output, the input of its MLP projection, is multiplied by factor during
-// that step's forward pass (and the backward pass sees the same model), as
-// a burst of outlier activations would. Delayed scaling meets it with a
-// scale from earlier steps; current scaling with its own amax. Step 0 or
-// factor 1 means no spike.
-func (t *Trainer) SetSpike(step int, factor float32) {
+// SetSpike makes steps step..step+length-1 (1-based; a length below 1 is
+// one step) an activation spike: every block's GELU output, the input of
+// its MLP projection, is multiplied by factor during those steps' forward
+// passes (and the backward passes see the same model), as a burst of
+// outlier activations would. Delayed scaling meets it with a scale from
+// earlier steps; current scaling with its own amax. Step 0 or factor 1
+// means no spike.
+func (t *Trainer) SetSpike(step, length int, factor float32) {
 	if t == nil {
 		return
 	}
-	t.spikeStep, t.spikeFactor = step, factor
+	t.spikeStep, t.spikeLen, t.spikeFactor = step, max(length, 1), factor
 }
 
 // Step trains on the next batch.
@@ -82,25 +84,39 @@ func (t *Trainer) Step() (StepResult, error) {
 	m := t.model
 	m.lin.step, m.lin.eval = t.step, false
 	m.spike = 0
-	if t.spikeStep == t.step+1 {
+	if n := t.step + 1; t.spikeStep > 0 && n >= t.spikeStep && n < t.spikeStep+t.spikeLen {
 		m.spike = t.spikeFactor
 	}
 	B, T := t.cfg.Batch, t.cfg.Context
 	t.data.trainBatch(m.tokens, m.targets, B, T, t.seed, t.step)
 	loss, err := m.forward(m.tokens, m.targets)
 	if err != nil {
-		return StepResult{}, fmt.Errorf("train: step %d: %w", t.step+1, err)
+		return StepResult{}, t.stepError(err)
 	}
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return StepResult{}, fmt.Errorf("train: step %d: loss is %v", t.step+1, loss)
+		return StepResult{}, t.stepError(&NonFiniteError{What: "loss", Loss: fmt.Sprint(loss)})
 	}
 	if err := m.backward(); err != nil {
-		return StepResult{}, fmt.Errorf("train: step %d: %w", t.step+1, err)
+		return StepResult{}, t.stepError(err)
+	}
+	if err := m.gradientError(); err != nil {
+		return StepResult{}, t.stepError(err)
 	}
 	lr := t.cfg.Optim.LRAt(t.step, t.total)
 	t.step++
 	norm := t.opt.update(m.params, m.grads, lr, t.step)
 	return StepResult{Step: t.step, Loss: loss, LR: lr, GradNorm: norm}, nil
+}
+
+// stepError names the step an error of the step being trained happened
+// in: a NonFiniteError gets it as its Step, others a "step N:" prefix.
+func (t *Trainer) stepError(err error) error {
+	var nf *NonFiniteError
+	if errors.As(err, &nf) {
+		nf.Step = t.step + 1
+		return nf
+	}
+	return fmt.Errorf("train: step %d: %w", t.step+1, err)
 }
 
 // ValLoss returns the mean loss over the configuration's fixed validation
@@ -120,7 +136,15 @@ func (t *Trainer) ValLoss() (float64, error) {
 		t.data.valBatch(m.tokens, m.targets, t.cfg.Batch, t.cfg.Context, k, n)
 		l, err := m.forward(m.tokens, m.targets)
 		if err != nil {
+			var nf *NonFiniteError
+			if errors.As(err, &nf) {
+				nf.Step, nf.Validation = t.step, true
+				return 0, nf
+			}
 			return 0, fmt.Errorf("train: validation: %w", err)
+		}
+		if math.IsNaN(l) || math.IsInf(l, 0) {
+			return 0, &NonFiniteError{What: "loss", Loss: fmt.Sprint(l), Step: t.step, Validation: true}
 		}
 		sum += l
 	}
@@ -178,6 +202,9 @@ type Result struct {
 	Stats     []StatsPoint `json:"stats"`      // at the same steps as Val (after step 0)
 	// Seconds is the wall time of the run (not reproducible, unlike the rest).
 	Seconds float64 `json:"seconds"`
+	// Diverged is the Inf or NaN that stopped the run, if one did: Steps
+	// then counts the steps done before it.
+	Diverged *NonFiniteError `json:"diverged,omitempty"`
 }
 
 // FinalVal returns the last validation loss.
@@ -215,6 +242,7 @@ func Run(cfg Config, r *Recipe, seed uint64, steps int, data *Corpus) (*Result, 
 	for s := 1; s <= steps; s++ {
 		st, err := tr.Step()
 		if err != nil {
+			res.noteDiverged(err, tr)
 			return res, err
 		}
 		res.TrainLoss = append(res.TrainLoss, st.Loss)
@@ -227,3 +255,23 @@ func Run(cfg Config, r *Recipe, seed uint64, steps int, data *Corpus) (*Result, 
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
+
+// noteDiverged records a NonFiniteError that stopped the run: the error,
+// the steps done before it, and the operand statistics since the last
+// point (the step that stopped included, up to where it stopped). Other
+// errors leave the result alone.
+func (r *Result) noteDiverged(err error, tr *Trainer) {
+	var nf *NonFiniteError
+	if !errors.As(err, &nf) {
+		return
+	}
+	r.Diverged = nf
+	r.Steps = len(r.TrainLoss)
+	if st := tr.Stats(); len(st) > 0 {
+		r.Stats = append(r.Stats, StatsPoint{Step: nf.Step, Operands: st})
+	}
+}
+
+// NoteDiverged is noteDiverged for runners outside the package
+// (train/compare), which drive a Trainer step by step.
+func (r *Result) NoteDiverged(err error, tr *Trainer) { r.noteDiverged(err, tr) }

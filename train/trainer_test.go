@@ -63,10 +63,17 @@ func TestEveryRecipeChangesTheCurve(t *testing.T) {
 		if name == "fp32" {
 			continue
 		}
-		if testing.Short() && (name == "deepseek" || name == "fast-accum-bwd") {
+		r := mustRecipe(t, name)
+		if testing.Short() && (name == "deepseek" || name == "fast-accum-bwd" || name == "fast-accum-wgrad") {
 			continue // emulated accumulation is slow; TestOperandCodes covers them
 		}
-		res, err := Run(cfg, mustRecipe(t, name), 1, steps, testCorpus(t))
+		res, err := Run(cfg, r, 1, steps, testCorpus(t))
+		if r.Overflow == OverflowNonsaturating && res != nil && res.Diverged != nil {
+			// A non-saturating cast may stop the run: delayed-nonsat does at
+			// step 2, and the curve it has differs all the same.
+			assert.Equal(t, res.Diverged.Step-1, len(res.TrainLoss), name)
+			err = nil
+		}
 		require.NoError(t, err, name)
 		assert.NotEqual(t, base.TrainLoss, res.TrainLoss, name)
 		for _, l := range res.TrainLoss {
@@ -148,7 +155,8 @@ func TestOperandCodesMatchScalingQuantize(t *testing.T) {
 				rng.Fill(opts.Random, 3, streamID(streamOperand, operandID(siteQKV, c.product, slotOf(c.product, c.role)), 0), 0)
 			}
 			var q *scaling.Quantized
-			if r.Scaling.Delayed { // the first step's delayed scale is 1
+			opts.Mode.Overflow, _ = r.overflow()
+			if r.Scaling.Delayed || r.Scaling.None { // the first step's delayed scale is 1
 				q, err = scaling.QuantizeWithScales(want, f, scaling.PerTensor, []float32{1}, opts)
 			} else {
 				q, err = scaling.Quantize(want, f, op.Granularity, opts)
@@ -202,7 +210,7 @@ func TestSpikeOverflowsDelayedNotCurrent(t *testing.T) {
 	for _, name := range []string{"delayed", "tensorwise"} {
 		tr, err := NewTrainer(cfg, mustRecipe(t, name), 1, 10, testCorpus(t))
 		require.NoError(t, err)
-		tr.SetSpike(4, 1000)
+		tr.SetSpike(4, 1, 1000)
 		for s := 1; s <= 4; s++ {
 			_, err := tr.Step()
 			require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 // internal/apitest).
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
-		Funcs: []any{ClickFor, Names, New, Problems, Render, RenderFor, RenderProbed, RenderScene, Scenes, SetAll, SmallestText, TensorScenes, WritePNG},
+		Types: []any{(*TrainingRunner)(nil)},
+		Funcs: []any{ClickFor, Names, New, NewTrainingRunner, Problems, Render, RenderFor, RenderProbed, RenderScene, Scenes, SetAll, SmallestText, TensorScenes, WritePNG},
 	})
 }

@@ -4,8 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
 // Words shared by the scenes' explanations (each in NAME_explain.go, built
@@ -88,15 +86,6 @@ func joinAnd(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
-// legacyExplanation wraps paragraphs not yet built from claims.
-func legacyExplanation(paras []string) claim.Explanation {
-	var e claim.Explanation
-	for _, p := range paras {
-		e.Add(claim.Lit(p))
-	}
-	return e
 }
 
 // lowerFirst lowercases the first letter of a sentence's start for use

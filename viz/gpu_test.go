@@ -101,7 +101,7 @@ func TestGPUFactsFromShippedRun(t *testing.T) {
 	assert.Equal(t, "true", f["accum_positive_stops_growing"], "7.0% at 4096, 4.5% at 16384")
 	assert.InDelta(t, worst, f.num("accum_fit_worst_on"), 1e-12)
 	assert.Less(t, f.num("accum_fit_worst_on"), 2.0, "the 2× bound of issue 30")
-	assert.Equal(t, "deepseek,fast-accum-bwd", f["accum_recipes"])
+	assert.Equal(t, "deepseek,fast-accum-bwd,fast-accum-wgrad", f["accum_recipes"])
 
 	ex := s.Explain().Paragraphs()
 	require.GreaterOrEqual(t, len(ex), 5)

@@ -2,10 +2,13 @@ package viz
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/fp8lab/fp8lab/train"
+	"github.com/fp8lab/fp8lab/train/compare"
+	"github.com/fp8lab/fp8lab/train/lessons"
 )
 
 // Backgrounder is implemented by scenes that do long work (live
@@ -44,20 +47,26 @@ const maxTrainingSlice = 500 * time.Millisecond
 const noRecipe = "none"
 
 // trainingScene trains the classroom GPT live under up to three recipes,
-// or shows the shipped reference runs of the bigger configuration, and
-// draws their loss curves and one recipe's per-layer amax and underflow
-// over the steps.
+// or shows shipped runs (the reference configuration's, or a lesson's),
+// and draws their loss curves, each recipe's gap to the baseline zoomed,
+// and one recipe's per-layer amax and underflow over the steps.
 type trainingScene struct {
 	ps   *paramSet
 	key  string
 	run  *trainingRun
-	ref  *refView // the shipped runs of the chosen recipes, while Runs is reference
+	ref  *refView // the shipped runs shown, while Runs is reference or lessons
 	err  error
 	wake func() // set by RunInBackground
 	seen int64  // the version Animate last reported
 	// sliced is when the last training slice ended (for the next one's
 	// length).
 	sliced time.Time
+	// elsewhere is set by TrainElsewhere: a host trains the live run
+	// (a browser's Web Worker) and feeds its steps in (FeedTraining).
+	elsewhere bool
+	// gen counts the live runs made, for TrainingPlan's key; the runs
+	// from elsewhereGen on are trained elsewhere.
+	gen, elsewhereGen int
 }
 
 // trainingOperands names the operand roles the maps can show.
@@ -67,9 +76,12 @@ func newTraining() Scene {
 	names := train.RecipeNames()
 	withNone := append([]string{noRecipe}, names...)
 	return &trainingScene{ps: newParamSet(
-		Param{Name: "runs", Label: "Runs", Kind: ParamChoice, Options: []string{runsLive, runsReference}, Default: runsLive,
+		Param{Name: "runs", Label: "Runs", Kind: ParamChoice, Options: []string{runsLive, runsReference, runsLessons}, Default: runsLive,
 			Help: "live: train the classroom configuration here; reference: the shipped runs of the bigger configuration, " +
-				"every recipe over several seeds (go tool task training-doc CONFIG=reference made them)"},
+				"every recipe over several seeds (go tool task training-doc CONFIG=reference made them); lessons: the " +
+				"shipped runs of one lesson of the talk (go tool task training-lessons made them)"},
+		Param{Name: "lesson", Label: "Lesson", Kind: ParamChoice, Options: lessons.Names(), Default: lessons.Names()[0],
+			Help: "with Runs: lessons, which lesson of the talk to show: its runs bring their own recipes (Recipe 1–3 are for the other runs)"},
 		Param{Name: "recipe1", Label: "Recipe 1", Kind: ParamChoice, Options: names, Default: "bf16",
 			Help: "the first recipe to train or show (train.RecipeByName)"},
 		Param{Name: "recipe2", Label: "Recipe 2", Kind: ParamChoice, Options: withNone, Default: "tensorwise",
@@ -82,8 +94,8 @@ func newTraining() Scene {
 			Help: "seed of the initial weights and of the batch order (live runs; the reference runs show their seeds' mean)"},
 		Param{Name: "train", Label: "Train (uncheck: stop and reset)", Kind: ParamBool, Default: "false",
 			Help: "train the recipes live, one step of each in turn; unchecking stops and clears the curves (live runs)"},
-		Param{Name: "inspect", Label: "Maps show recipe", Kind: ParamChoice, Options: []string{"1", "2", "3"}, Default: "2",
-			Help: "whose per-layer amax and underflow the maps below the curves show"},
+		Param{Name: "inspect", Label: "Maps show recipe", Kind: ParamChoice, Options: []string{"1", "2", "3", "4", "5"}, Default: "2",
+			Help: "whose per-layer amax and underflow the maps below the curves show, in the order of the legend (a lesson runs up to five recipes)"},
 		Param{Name: "operand", Label: "Maps show operand", Kind: ParamChoice, Options: trainingOperands, Default: "grad_output",
 			Help: "grad_output: the gradient dY; input: the activations X; weight: the weights W"},
 	)}
@@ -122,8 +134,12 @@ func (s *trainingScene) recipes() []string {
 	return out
 }
 
-// reference reports whether the scene shows the shipped reference runs.
-func (s *trainingScene) reference() bool { return s.ps.str("runs") == runsReference }
+// reference reports whether the scene shows shipped runs (the reference
+// comparison or a lesson), not a live run.
+func (s *trainingScene) reference() bool { return s.ps.str("runs") != runsLive }
+
+// lesson reports whether the scene shows a lesson's runs.
+func (s *trainingScene) lesson() bool { return s.ps.str("runs") == runsLessons }
 
 // apply brings the run in line with the parameters: a new run when what it
 // trains changed or train was unchecked, background training started when
@@ -135,7 +151,13 @@ func (s *trainingScene) apply() error {
 		if s.run != nil {
 			s.run.stop()
 		}
-		ref, err := newRefView(s.recipes())
+		var ref *refView
+		var err error
+		if s.lesson() {
+			ref, err = newLessonView(s.ps.str("lesson"))
+		} else {
+			ref, err = newReferenceView(s.recipes())
+		}
 		if err != nil {
 			return err
 		}
@@ -157,8 +179,9 @@ func (s *trainingScene) apply() error {
 			return err
 		}
 		s.run, s.key, s.seen = run, key, 0
+		s.gen++
 	}
-	if s.wake != nil && s.ps.bool("train") {
+	if s.wake != nil && s.ps.bool("train") && s.trainsHere() {
 		s.run.startBackground(s.wake)
 	}
 	return nil
@@ -187,7 +210,7 @@ func (s *trainingScene) Animate() bool {
 	if s.reference() || !s.ps.bool("train") || s.ensure() != nil {
 		return false
 	}
-	if s.wake != nil {
+	if s.wake != nil || !s.trainsHere() {
 		v := s.run.current()
 		changed := v != s.seen
 		s.seen = v
@@ -246,11 +269,15 @@ type trainingState struct {
 	inspect int    // index of the inspected curve, -1 for none
 	cfg     train.Config
 	every   int // steps a column of the maps covers
-	// ranges holds, for the reference runs, each curve's lowest and
-	// highest validation loss over the seeds at each evaluated step, and
-	// finals its final validation loss seed by seed.
+	// ranges holds, for shipped runs, each curve's lowest and highest
+	// validation loss over the seeds at each evaluated step, and finals
+	// its final validation loss seed by seed.
 	ranges [][]seedRange
 	finals [][]float64
+	// baseline names the curve the others' gaps are taken against, and
+	// gaps are those gaps (none for the baseline itself).
+	baseline string
+	gaps     []gapCurve
 }
 
 func (s *trainingScene) state() (trainingState, error) {
@@ -280,5 +307,11 @@ func (s *trainingScene) state() (trainingState, error) {
 	if i := s.ps.int("inspect") - 1; i < len(curves) {
 		st.inspect = i
 	}
+	names := make([]string, len(curves))
+	for i, c := range curves {
+		names[i] = c.recipe
+	}
+	st.baseline = compare.DefaultBaseline(names)
+	st.gaps = liveGaps(curves, slices.Index(names, st.baseline))
 	return st, nil
 }

@@ -88,6 +88,10 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	sub := ""
 	switch {
 	case err != nil:
+	case s.lesson():
+		title = "Lesson: " + s.ref.lesson.Title
+		sub = fmt.Sprintf("shipped · %s config · %s · %d steps · marks: mean validation, bars: seed range · lines: mean training",
+			tr.cfg.Name, plural(len(s.ref.rec.Seeds), "seed", "seeds"), tr.total)
 	case s.reference():
 		title = "Reference runs: " + joinAnd(names)
 		sub = fmt.Sprintf("shipped · %s config · %s · %d steps · marks: mean validation, bars: seed range · lines: mean training",
@@ -108,11 +112,8 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	// above the other on a phone), each with its colour bar at its right,
 	// so that every layer's row is tall enough to carry its name.
 	weights := []float64{1.15, 1}
-	switch {
-	case st.stacked && tr.finals != nil:
-		weights = []float64{1.7, 1.6} // the curves and the final losses above the maps
-	case st.stacked:
-		weights = []float64{1, 1.6}
+	if st.stacked {
+		weights = []float64{1.7, 1.6} // the curves and the gaps above the maps
 	}
 	rows, err := plot.SplitRows(body, st.px(10), weights...)
 	if err != nil {
@@ -172,25 +173,20 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 		o := operandSymbol[s.ps.str("operand")]
 		titles, xlabel, ylabel = []string{who + "amax of " + o, who + o + " underflowed to 0"}, "", "loss"
 	}
-	curvesRect := rows[0]
-	var finalsRect image.Rectangle
-	if tr.finals != nil {
-		// The reference runs: the final losses seed by seed beside the
-		// curves, on a scale where the spread over seeds shows.
-		parts, err := st.split(rows[0], st.px(16), []float64{2.3, 1}, []float64{1.3, 1})
-		if err != nil {
-			return err
-		}
-		curvesRect, finalsRect = parts[0], parts[1]
+	// Beside the curves (below them on a phone), each recipe's gap to the
+	// baseline, zoomed: the curves overlap where recipes differ by tenths
+	// of a percent.
+	parts, err := st.split(rows[0], st.px(16), []float64{1.6, 1}, []float64{1.3, 1})
+	if err != nil {
+		return err
 	}
+	curvesRect, gapRect := parts[0], parts[1]
 	loss, err := st.axes(curvesRect, xs, ys, "", "", ylabel)
 	if err != nil {
 		return err
 	}
-	if tr.finals != nil {
-		if err := drawFinals(dst, st, tr, finalsRect, xlabel != ""); err != nil {
-			return err
-		}
+	if err := drawGaps(dst, st, tr, gapRect, xs, xlabel != ""); err != nil {
+		return err
 	}
 	maps := make([]*plot.Axes, 2)
 	for i := range maps {
@@ -241,8 +237,11 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 			return err
 		}
 		label := c.recipe
-		if c.err != nil {
-			label += " (stopped: " + c.err.Error() + ")"
+		switch {
+		case c.stoppedAt > 0:
+			label += fmt.Sprintf(" (Inf/NaN: stopped at step %d)", c.stoppedAt)
+		case c.err != nil:
+			label += " (stopped)"
 		}
 		legend = append(legend, plot.LegendEntry{Label: label, Color: col, Width: st.pxf(2), Dash: trainingDashes(st, i), Marker: mk})
 	}
@@ -252,7 +251,9 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	if tr.status == "not started" {
 		ts := st.body()
 		ts.Color = st.th.MutedText
-		plotNote(dst, st, axes[0].Plot, "Check Train to start: one step of each recipe in turn", ts)
+		// Placed by Note: beside the legend and the step-0 marks, never
+		// over them (centred, it ran into the legend at 980×528).
+		axes[0].Note(dst, "Check Train to start: one step of each recipe in turn", plot.BottomLeft, ts)
 	}
 	return s.drawMaps(dst, st, tr, layers, axes[1], axes[2])
 }
@@ -351,54 +352,4 @@ func plotNote(dst *image.RGBA, st style, p image.Rectangle, msg string, ts plot.
 		plot.DrawText(dst, l, float64(p.Min.X+p.Max.X)/2, float64(y), ts)
 		y += lineH
 	}
-}
-
-// drawFinals draws each recipe's final validation loss seed by seed (its
-// marker, in its colour), with a bar at the mean: the spread over seeds
-// that the curves' scale hides. Recipe 1 is the top row.
-func drawFinals(dst *image.RGBA, st style, tr trainingState, r image.Rectangle, words bool) error {
-	names := make([]string, len(tr.curves))
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, c := range tr.curves {
-		names[len(names)-1-i] = c.recipe
-		for _, v := range tr.finals[i] {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-	}
-	pad := math.Max((hi-lo)*0.1, 1e-3)
-	xs, err := plot.NewLinear(lo-pad, hi+pad)
-	if err != nil {
-		return err
-	}
-	band, err := plot.NewBand(names)
-	if err != nil {
-		return err
-	}
-	title, xlabel := "final loss by seed", ""
-	if words {
-		title, xlabel = fmt.Sprintf("validation loss at step %d by seed", tr.total), "loss (nats/byte)"
-	}
-	ax, err := st.axes(r, xs.WithTickCount(3), band, title, xlabel, "")
-	if err != nil {
-		return err
-	}
-	ax.Draw(dst)
-	for i, c := range tr.curves {
-		row := float64(len(tr.curves) - 1 - i)
-		col := plot.Categorical(i)
-		var mean float64
-		ys := make([]float64, len(tr.finals[i]))
-		for k, v := range tr.finals[i] {
-			mean += v / float64(len(tr.finals[i]))
-			ys[k] = row
-		}
-		if err := ax.Line(dst, []float64{mean, mean}, []float64{row - 0.3, row + 0.3}, plot.LineStyle{Color: col, Width: st.pxf(3)}); err != nil {
-			return err
-		}
-		mk := trainingMarkers[i%len(trainingMarkers)]
-		if err := ax.Scatter(dst, tr.finals[i], ys, plot.MarkerStyle{Shape: mk, Color: col, Size: st.pxf(11)}); err != nil {
-			return fmt.Errorf("%s: %w", c.recipe, err)
-		}
-	}
-	return nil
 }

@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
+	"github.com/fp8lab/fp8lab/train/compare"
 	"github.com/fp8lab/fp8lab/viz/claim"
 )
-
-// trainingWindow is how many of the last steps the paired spread covers.
-const trainingWindow = 50
 
 // lastVal returns a curve's validation loss at step, if it has one.
 func lastVal(c trainCurve, step int) (float64, bool) {
@@ -21,27 +20,13 @@ func lastVal(c trainCurve, step int) (float64, bool) {
 	return 0, false
 }
 
-// pairedSpread returns the sample standard deviation of b's training loss
-// minus a's, step by step over the last w steps up to step (the same
-// batches for both), and how many steps it covers.
-func pairedSpread(a, b trainCurve, step, w int) (float64, int) {
-	lo := max(step-w, 0)
-	var d []float64
-	for k := lo; k < step && k < len(a.loss) && k < len(b.loss); k++ {
-		d = append(d, b.loss[k]-a.loss[k])
+// upperFirst capitalizes the first letter of a sentence.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
 	}
-	if len(d) < 2 {
-		return math.NaN(), len(d)
-	}
-	var mean, ss float64
-	for _, v := range d {
-		mean += v
-	}
-	mean /= float64(len(d))
-	for _, v := range d {
-		ss += (v - mean) * (v - mean)
-	}
-	return math.Sqrt(ss / float64(len(d)-1)), len(d)
+	r := []rune(s)
+	return strings.ToUpper(string(r[0])) + string(r[1:])
 }
 
 // operandTotals sums a curve's statistics of one operand role: the
@@ -138,10 +123,12 @@ func (s *trainingScene) Facts() map[string]string {
 		f["lowest"], f["lowest_val"] = st.curves[best].recipe, shown(lb)
 		if second >= 0 {
 			l2 := mustVal(st.curves[second], common)
-			sp, n := pairedSpread(st.curves[best], st.curves[second], common, trainingWindow)
 			f["runner_up"], f["runner_up_val"] = st.curves[second].recipe, shown(l2)
-			f["gap"], f["spread"], f["spread_steps"] = shown(l2-lb), shown(sp), strconv.Itoa(n)
-			f["gap_exceeds_spread"] = strconv.FormatBool(l2-lb > sp)
+			f["gap"] = shown(l2 - lb)
+			// A live run has one seed: the rule of every verdict
+			// (compare.Judge) claims no difference from it.
+			v := compare.Judge(compare.Gap([]float64{l2}, []float64{lb}, compare.ValLoss, st.curves[second].recipe, st.curves[best].recipe))
+			f["verdict"], f["verdict_sentence"] = v.Outcome.String(), v.Sentence()
 		}
 	}
 	s.inspectFacts(f, st)
@@ -184,88 +171,124 @@ var operandText = map[string]string{
 // operandSymbol is the short name of an operand role, for small pictures.
 var operandSymbol = map[string]string{"grad_output": "dY", "input": "X", "weight": "W"}
 
-// Explain implements Explainer.
-func (s *trainingScene) Explain() claim.Explanation { return legacyExplanation(s.explainOld()) }
-
-func (s *trainingScene) explainOld() []string {
+// Explain implements Scene: the live runs', the reference runs' or a
+// lesson's explanation, each judgement a claim (see sweep_training_test.go).
+func (s *trainingScene) Explain() claim.Explanation {
 	f := facts(s.Facts())
 	if out, bad := errorExplanation(f); bad {
-		return out
+		var e claim.Explanation
+		e.Add(claim.Lit(out[0]))
+		return e
 	}
-	if f["runs"] == runsReference {
+	switch f["runs"] {
+	case runsReference:
 		return refExplain(f)
+	case runsLessons:
+		return lessonExplain(f)
 	}
+	return liveExplain(f)
+}
+
+// recipesClaim counts the recipes of the facts.
+func recipesClaim(f facts) claim.Count {
+	return claim.Count{Key: "training.recipes", N: f.int("recipes"), One: "recipe", Many: "recipes"}
+}
+
+// liveExplain explains runs trained here, with one seed: what is trained,
+// how far, and what one seed can and cannot tell.
+func liveExplain(f facts) claim.Explanation {
+	var e claim.Explanation
 	n := f.int("recipes")
-	var names []string
-	for i := 1; i <= n; i++ {
-		names = append(names, f["recipe_"+strconv.Itoa(i)])
-	}
-	list := joinAnd(names)
-	out := []string{fmt.Sprintf("A byte-level GPT small enough for a classroom (%s, %s parameters, %s bytes a step) learns to predict "+
+	list := joinAnd(recipeNames(f))
+	each := map[bool]string{true: " each", false: ""}[n > 1]
+	e.Add(liveTakeaway(f, each))
+	e.Addf("A byte-level GPT small enough for a classroom (%s, %s parameters, %s bytes a step) learns to predict "+
 		"the next byte of Go source code under %s, every recipe from the same initial weights (seed %s) and the same batches. "+
 		"The text (%s) is built into the program: a browser has no Go distribution to read.",
-		f["model"], f["parameters"], f["tokens_per_step"], list, f["seed"], f["corpus"])}
+		f["model"], f["parameters"], f["tokens_per_step"], list, f["seed"], f["corpus"])
 	switch f["status"] {
 	case "not started":
-		out = append(out, fmt.Sprintf("Not trained yet: check Train to run %s for %s steps each, one step of each in turn, "+
-			"and watch the curves grow. At step 0 the validation loss is %s nats per byte: the untrained model's guess.",
-			plural(n, "recipe", "recipes"), f["steps"], f.r("initial_val_loss_1")))
+		e.Addf("Not trained yet: at step 0 the validation loss is %s nats per byte, the untrained model's guess. "+
+			"Once Train is checked the recipes take one step each in turn, and the curves grow.", f.r("initial_val_loss_1"))
 	case "training":
-		out = append(out, fmt.Sprintf("Training: %s of %s steps done by every recipe. %s", f["steps_done"], f["steps"], curvesText))
+		e.Addf("Training: %s of %s steps done by every recipe. %s", f["steps_done"], f["steps"], curvesText)
 	default:
-		out = append(out, fmt.Sprintf("Done: %s steps of each recipe. %s", f["steps"], curvesText))
+		e.Addf("Done: %s steps of each recipe. %s", f["steps"], curvesText)
 	}
-	if _, ok := f["lowest"]; ok {
-		p := fmt.Sprintf("At step %s the validation loss fell from %s to %s nats per byte", f["compare_step"], f.r("initial_val_loss_1"), f.r("lowest_val"))
-		if _, two := f["runner_up"]; two {
-			p = fmt.Sprintf("At step %s %s has the lowest validation loss, %s nats per byte; %s is %s higher (%s)",
-				f["compare_step"], f["lowest"], f.r("lowest_val"), f["runner_up"], f.r("gap"), pctText(f.num("gap")/f.num("lowest_val")))
-			if n > 2 {
-				for i := 1; i <= n; i++ {
-					k := strconv.Itoa(i)
-					if r := f["recipe_"+k]; r != f["lowest"] && r != f["runner_up"] {
-						p += fmt.Sprintf(", %s %s", r, f.r("val_loss_"+k))
-					}
+	if _, ok := f["runner_up"]; ok {
+		p := claim.Sprintf("At step %s %s has the lowest validation loss, %s nats per byte; %s is %s %s (%s)",
+			f["compare_step"], claim.Is{Key: "training.lowest", Value: f["lowest"]}, f.r("lowest_val"), f["runner_up"], f.r("gap"),
+			claim.Compare{Key: "training.runner_up_vs_lowest", A: f.num("runner_up_val"), B: f.num("lowest_val"), Show: shown,
+				Above: "higher", Below: "lower", Same: "higher, the same to 4 digits"},
+			pctText(f.num("gap")/f.num("lowest_val")))
+		if n > 2 {
+			for i := 1; i <= n; i++ {
+				k := strconv.Itoa(i)
+				if r := f["recipe_"+k]; r != f["lowest"] && r != f["runner_up"] {
+					p = claim.Sprintf("%s, %s %s", p, r, f.r("val_loss_"+k))
 				}
 			}
-			p += ". "
-			sp := f.num("spread")
-			switch {
-			case math.IsNaN(sp):
-				p += "Too few steps yet to compare the gap with how the two losses wander."
-			case f["gap_exceeds_spread"] == "true":
-				p += fmt.Sprintf("On the same batches over the last %s steps, %s's training loss minus %s's has a standard deviation of %s: "+
-					"the gap is larger than that spread, a difference this run can see.", f["spread_steps"], f["runner_up"], f["lowest"], f.r("spread"))
-			default:
-				p += fmt.Sprintf("On the same batches over the last %s steps, %s's training loss minus %s's has a standard deviation of %s: "+
-					"the gap is no larger than that spread, too small to tell the recipes apart in this run.", f["spread_steps"], f["runner_up"], f["lowest"], f.r("spread"))
-			}
-		} else {
-			p += "."
 		}
-		out = append(out, p)
+		e.Add(claim.Sprintf("%s. %s", p, liveVerdict(f)))
 	}
 	if p, ok := mapsText(f, trainStatsEvery, "its", "its largest amax so far"); ok {
-		out = append(out, p)
+		e.Add(p)
 	}
-	return out
+	return e
+}
+
+// liveTakeaway is the live runs' first sentence: what Train will do, how
+// far training is, or where the losses stand and what one seed can tell.
+func liveTakeaway(f facts, each string) claim.Phrase {
+	switch {
+	case f["status"] == "not started":
+		return claim.Sprintf("Check Train to train %s for %s steps%s from the same initial weights and batches.", recipesClaim(f), f["steps"], each)
+	case f.int("compare_step") == 0:
+		return claim.Sprintf("Training %s for %s steps%s: the first validation loss comes after step %d.", recipesClaim(f), f["steps"], each, trainStatsEvery)
+	case f["runner_up"] != "":
+		return claim.Sprintf("At step %s %s has the lowest validation loss, but %s.", f["compare_step"],
+			claim.Is{Key: "training.lowest", Value: f["lowest"]}, liveVerdictIs(f))
+	}
+	return claim.Sprintf("At step %s the validation loss is %s nats per byte, %s the untrained model's %s.",
+		f["compare_step"], f.r("lowest_val"),
+		claim.Compare{Key: "training.final_vs_initial", A: f.num("lowest_val"), B: f.num("initial_val_loss_1"), Show: shown,
+			Above: "above", Below: "below", Same: "the same as"},
+		f.r("initial_val_loss_1"))
+}
+
+// liveVerdictIs is the verdict on the gap between the two lowest recipes
+// (compare.Judge): with one seed, that nothing tells it from luck.
+func liveVerdictIs(f facts) claim.Is {
+	return claim.Is{Key: "training.verdict", Value: f["verdict"], Words: f["verdict_sentence"]}
+}
+
+// liveVerdict says what one seed can tell of the gap between the two
+// lowest recipes (compare.Judge's sentence); the shipped runs judge over
+// several seeds.
+func liveVerdict(f facts) claim.Phrase {
+	v := liveVerdictIs(f)
+	v.Words = upperFirst(v.Words)
+	if f["verdict"] == compare.TooFewSeeds.String() {
+		return claim.Sprintf("%s. The reference and lessons runs (Runs) judge recipes over several seeds.", v)
+	}
+	return claim.Sprintf("%s.", v)
 }
 
 // mapsText says what the maps show of the inspected recipe (every: steps
-// a column; whose: whose elements, e.g. "the" or "its 3 seeds'";
+// a column; whose: whose elements, e.g. "its" or "its 3 seeds'";
 // largest: how the largest amax is named), from the facts that Facts
 // computes for both kinds of runs; false when no recipe is inspected.
-func mapsText(f facts, every int, whose, largest string) (string, bool) {
+func mapsText(f facts, every int, whose, largest string) (claim.Phrase, bool) {
 	r, ok := f["inspect_recipe"]
 	if !ok {
-		return "", false
+		return claim.Phrase{}, false
 	}
 	op := operandText[f["operand"]]
 	if _, stats := f["largest_amax_layer"]; !stats {
 		if f.int("steps_done") < every {
-			return fmt.Sprintf("The maps will show %s's %s per linear layer, a column every %d steps.", r, op, every), true
+			return claim.Sprintf("The maps will show %s's %s per linear layer, a column every %d steps.", r, op, every), true
 		}
-		return fmt.Sprintf("The maps of %s stay empty: it keeps its %s in float32 or BF16, which have float32's range: "+
+		return claim.Sprintf("The maps of %s stay empty: it keeps its %s in float32 or BF16, which have float32's range: "+
 			"no scale, and no underflow to count.", r, op), true
 	}
 	k := ""
@@ -274,15 +297,14 @@ func mapsText(f facts, every int, whose, largest string) (string, bool) {
 			k = strconv.Itoa(i)
 		}
 	}
-	p := fmt.Sprintf("The maps show %s's %s per linear layer, %d steps a column: %s is %s, in %s. ",
-		r, op, every, largest, f.r("amax_"+k), f["largest_amax_layer"])
-	if f.num("underflow_"+k) == 0 {
-		p += "None of " + whose + " elements underflowed to zero."
-	} else {
-		p += fmt.Sprintf("%s of %s elements underflowed to zero, most in %s (%s).",
-			pctText(f.num("underflow_"+k)), whose, f["worst_underflow_layer"], pctText(f.num("worst_underflow")))
+	p := claim.Sprintf("The maps show %s's %s per linear layer, %d steps a column: %s is %s, in %s.",
+		r, op, every, largest, claim.Quantity{Key: "training.amax", V: f.num("amax_" + k), Show: shown}, f["largest_amax_layer"])
+	under := claim.Share{Key: "training.underflow", Fraction: f.num("underflow_" + k), Show: pctText, None: "None"}
+	most := ""
+	if under.Fraction > 0 {
+		most = fmt.Sprintf(", most in %s (%s)", f["worst_underflow_layer"], pctText(f.num("worst_underflow")))
 	}
-	return p, true
+	return claim.Sprintf("%s %s of %s elements underflowed to zero%s.", p, under, whose, most), true
 }
 
 // curvesText says what the curves are.

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -19,6 +20,9 @@ type trainCurve struct {
 	val    []train.EvalPoint // validation loss at step 0, every EvalEvery steps and at the end
 	stats  []train.StatsPoint
 	err    error // the run stopped here (a NaN loss, say)
+	// stoppedAt is the step an Inf or a NaN stopped the run at (of the
+	// first seed it stopped, for shipped runs); 0 if none did.
+	stoppedAt int
 }
 
 // trainingRun trains up to three recipes of the classroom configuration
@@ -120,6 +124,10 @@ func (r *trainingRun) step() bool {
 	c := &r.curves[i]
 	if err != nil {
 		c.err = err
+		var nf *train.NonFiniteError
+		if errors.As(err, &nf) {
+			c.stoppedAt = nf.Step
+		}
 	} else {
 		c.loss = append(c.loss, res.Loss)
 		if stats != nil {
@@ -196,7 +204,7 @@ func (r *trainingRun) snapshot() ([]trainCurve, int64) {
 	defer r.mu.Unlock()
 	out := make([]trainCurve, len(r.curves))
 	for i, c := range r.curves {
-		out[i] = trainCurve{recipe: c.recipe, err: c.err,
+		out[i] = trainCurve{recipe: c.recipe, err: c.err, stoppedAt: c.stoppedAt,
 			loss:  append([]float64(nil), c.loss...),
 			val:   append([]train.EvalPoint(nil), c.val...),
 			stats: append([]train.StatsPoint(nil), c.stats...)}
@@ -236,6 +244,6 @@ func layerStats(p train.StatsPoint, operand string) (layers []string, amax, unde
 
 // describeConfig says what a configuration trains, for explanations.
 func describeConfig(c train.Config) string {
-	return fmt.Sprintf("%d blocks of width %d, %d heads, %d bytes of context, %d sequences a step",
-		c.Layers, c.Width, c.Heads, c.Context, c.Batch)
+	return fmt.Sprintf("%s of width %d, %d heads, %d bytes of context, %d sequences a step",
+		plural(c.Layers, "block", "blocks"), c.Width, c.Heads, c.Context, c.Batch)
 }

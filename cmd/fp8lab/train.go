@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -36,28 +37,34 @@ var interruptContext = func() (context.Context, context.CancelFunc) {
 
 // trainFlags are the flags of fp8lab train.
 type trainFlags struct {
-	recipe, recipeFile, config, corpus, out, png, compare string
-	steps, seeds, workers, evalEvery, corpusBytes         int
-	seed                                                  uint64
-	asJSON, progress                                      bool
-	spike                                                 string        // --spike STEP:FACTOR
-	spikeAt                                               compare.Spike // parsed by check
-	checkpoint, checkpointDType                           string        // --checkpoint FILE, its dtype
+	recipe, recipeFile, config, configFile, corpus, out, png, compare string
+	steps, seeds, workers, evalEvery, corpusBytes                     int
+	seed                                                              uint64
+	asJSON, progress                                                  bool
+	spike                                                             string          // --spike STEP:FACTOR[:LEN]
+	spikeAt                                                           compare.Spike   // parsed by check
+	checkpoint, checkpointDType                                       string          // --checkpoint FILE, its dtype
+	given                                                             map[string]bool // the flags given on the command line
 }
 
-const trainSynopsis = "--recipe NAME|--recipe-file r.json --steps N [--seed S] [--config classroom|reference] [--corpus FILE] [--spike STEP:FACTOR] [--json] [-o run.json]\n" +
-	"       fp8lab train --compare NAME,... [NAME ...] [--seeds 3] [--steps N] [--config ...] [--png curves.png] [-o runs.json]"
+const trainSynopsis = "--recipe NAME|--recipe-file r.json --steps N [--seed S] [--config NAME|--config-file c.json] [--corpus FILE] [--spike STEP:FACTOR[:LEN]] [--json] [-o run.json]\n" +
+	"       fp8lab train --compare NAME|r.json,... [NAME|r.json ...] [--seeds 3] [--steps N] [--config ...] [--png curves.png] [-o runs.json]"
+
+// defaultSteps is the length of a run when neither --steps nor the
+// configuration says it.
+const defaultSteps = 200
 
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := prog.Flags("train", trainSynopsis, stderr)
 	var f trainFlags
 	fs.StringVar(&f.recipe, "recipe", "", "a built-in recipe: "+strings.Join(train.RecipeNames(), ", "))
 	fs.StringVar(&f.recipeFile, "recipe-file", "", "a recipe as JSON (the fields of train.Recipe)")
-	fs.StringVar(&f.compare, "compare", "", "compare these recipes (comma-separated, or followed by more names)")
-	fs.IntVar(&f.steps, "steps", 200, fmt.Sprintf("training steps of each run (1..%d)", compare.MaxSteps))
+	fs.StringVar(&f.compare, "compare", "", "compare these recipes (comma-separated, or followed by more): built-in names, or recipe files (a path with a / or ending in .json)")
+	fs.IntVar(&f.steps, "steps", defaultSteps, fmt.Sprintf("training steps of each run (1..%d; default: the config's steps, else %d)", compare.MaxSteps, defaultSteps))
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the initial weights and the data order (compare: the first seed)")
 	fs.IntVar(&f.seeds, "seeds", 3, fmt.Sprintf("compare: seeds per recipe, seed, seed+1, ... (1..%d)", compare.MaxSeeds))
 	fs.StringVar(&f.config, "config", "classroom", "model and schedule: "+strings.Join(train.ConfigNames(), ", "))
+	fs.StringVar(&f.configFile, "config-file", "", "model and schedule as JSON (the fields of train.Config: layers, width, heads, context, batch, optim.lr, steps, ...)")
 	fs.StringVar(&f.corpus, "corpus", "", "train on this text file (default: the Go distribution's own source)")
 	fs.IntVar(&f.corpusBytes, "corpus-bytes", 2<<20, "bytes of Go source to read when no --corpus is given")
 	fs.IntVar(&f.evalEvery, "eval-every", 0, "steps between validation losses (0: the config's)")
@@ -65,13 +72,22 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.asJSON, "json", false, "print the run (or runs) as JSON instead of a table")
 	fs.StringVar(&f.out, "o", "", "also write the run (or runs) as JSON to this file ('-' for stdout)")
 	fs.StringVar(&f.png, "png", "", "compare: draw the mean validation-loss curves to this PNG")
-	fs.StringVar(&f.spike, "spike", "", "inject an activation spike: STEP:FACTOR multiplies every block's GELU output at that step (e.g. 200:1000)")
+	fs.StringVar(&f.spike, "spike", "", "inject an activation spike: STEP:FACTOR[:LEN] multiplies every block's GELU output for LEN steps (default 1) from STEP (e.g. 200:1000, 200:1000:5)")
 	fs.BoolVar(&f.progress, "progress", false, "show the progress line on stderr even when it is not a terminal")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "save the weights at the end of the run to this safetensors file (fp8lab scan reads it)")
 	fs.StringVar(&f.checkpointDType, "checkpoint-dtype", train.CheckpointF32, "dtype of --checkpoint: F32 (exact) or BF16")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
+	}
+	f.given = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.given[fl.Name] = true })
+	cfg, err := f.loadConfig()
+	if err != nil {
+		return err
+	}
+	if !f.given["steps"] && cfg.Steps > 0 {
+		f.steps = cfg.Steps
 	}
 	if err := f.check(pos); err != nil {
 		return err
@@ -82,10 +98,6 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-	}
-	cfg, err := train.ConfigByName(f.config)
-	if err != nil {
-		return cmdline.Usagef("%v", err)
 	}
 	if f.evalEvery > 0 {
 		cfg.EvalEvery = f.evalEvery
@@ -120,7 +132,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	res, stopped, err := compare.RunCheckpoint(ctx, cfg, r, f.seed, f.steps, data, f.spikeAt, pr.step, save)
 	pr.done()
-	if err != nil {
+	if err != nil && (res == nil || res.Diverged == nil) {
 		return err
 	}
 	rec := newRunRecord(res, stopped)
@@ -132,6 +144,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if stopped {
 		return fmt.Errorf("interrupted after %d of %d steps (the run so far is above)", res.Steps, f.steps)
+	}
+	if d := res.Diverged; d != nil {
+		return fmt.Errorf("stopped by an Inf or a NaN at step %d of %d (the run so far is above): %w", d.Step, f.steps, err)
 	}
 	return nil
 }
@@ -169,15 +184,13 @@ func (f *trainFlags) check(pos []string) error {
 		return err
 	}
 	if f.spike != "" {
-		step, factor, ok := strings.Cut(f.spike, ":")
-		st, err1 := strconv.Atoi(step)
-		fa, err2 := strconv.ParseFloat(factor, 32)
-		if !ok || err1 != nil || err2 != nil {
-			return cmdline.Usagef("--spike %q: want STEP:FACTOR, such as 200:1000", f.spike)
+		sp, err := parseSpike(f.spike)
+		if err != nil {
+			return cmdline.Usagef("--spike %q: want STEP:FACTOR or STEP:FACTOR:LEN, such as 200:1000 or 200:1000:5", f.spike)
 		}
-		f.spikeAt = compare.Spike{Step: st, Factor: float32(fa)}
+		f.spikeAt = sp
 		if err := f.spikeAt.Check(f.steps); err != nil {
-			return cmdline.Usagef("--spike %q: want a step in 1..%d and a positive finite factor", f.spike, f.steps)
+			return cmdline.Usagef("--spike %q: want its steps within 1..%d and a positive finite factor", f.spike, f.steps)
 		}
 	}
 	return nil
@@ -222,6 +235,66 @@ func distinctOutputs(flags map[string]string) error {
 	return nil
 }
 
+// parseSpike parses STEP:FACTOR[:LEN].
+func parseSpike(s string) (compare.Spike, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return compare.Spike{}, fmt.Errorf("want 2 or 3 fields")
+	}
+	st, err := strconv.Atoi(parts[0])
+	if err != nil {
+		return compare.Spike{}, err
+	}
+	fa, err := strconv.ParseFloat(parts[1], 32)
+	if err != nil {
+		return compare.Spike{}, err
+	}
+	sp := compare.Spike{Step: st, Factor: float32(fa)}
+	if len(parts) == 3 {
+		if sp.Len, err = strconv.Atoi(parts[2]); err != nil {
+			return compare.Spike{}, err
+		}
+		if sp.Len < 1 {
+			return compare.Spike{}, fmt.Errorf("length %d", sp.Len)
+		}
+	}
+	return sp, nil
+}
+
+// spikeWhen says when a spike strikes: "at step 200", "in steps 200 to 204".
+func spikeWhen(sp compare.Spike) string {
+	if sp.Steps() > 1 {
+		return fmt.Sprintf("in steps %d to %d", sp.Step, sp.Step+sp.Steps()-1)
+	}
+	return fmt.Sprintf("at step %d", sp.Step)
+}
+
+// loadConfig returns the configuration of --config or --config-file.
+func (f *trainFlags) loadConfig() (train.Config, error) {
+	if f.configFile == "" {
+		cfg, err := train.ConfigByName(f.config)
+		if err != nil {
+			return train.Config{}, cmdline.Usagef("%v", err)
+		}
+		return cfg, nil
+	}
+	if f.given["config"] {
+		return train.Config{}, cmdline.Usagef("give --config or --config-file, not both")
+	}
+	data, err := infile.ReadFile(f.configFile, infile.ModelConfig)
+	if err != nil {
+		return train.Config{}, err
+	}
+	cfg, err := train.ParseConfig(bytes.NewReader(data))
+	if err != nil {
+		return train.Config{}, fmt.Errorf("%s: %w", f.configFile, err)
+	}
+	if cfg.Name == "" {
+		cfg.Name = strings.TrimSuffix(filepath.Base(f.configFile), ".json")
+	}
+	return cfg, nil
+}
+
 func splitNames(s string) []string {
 	var out []string
 	for _, n := range strings.Split(s, ",") {
@@ -241,16 +314,41 @@ func (f *trainFlags) loadRecipe() (*train.Recipe, error) {
 		}
 		return r, nil
 	}
-	data, err := infile.ReadFile(f.recipeFile, infile.Recipe)
+	return readRecipeFile(f.recipeFile)
+}
+
+// isRecipeFile reports whether a --compare entry names a recipe file
+// rather than a built-in recipe: a path with a slash, or a .json name.
+func isRecipeFile(s string) bool {
+	return strings.ContainsRune(s, '/') || strings.ContainsRune(s, filepath.Separator) || strings.HasSuffix(strings.ToLower(s), ".json")
+}
+
+// recipeArg returns the recipe a --compare entry names: a built-in one or
+// a recipe file.
+func recipeArg(s string) (*train.Recipe, error) {
+	if isRecipeFile(s) {
+		return readRecipeFile(s)
+	}
+	r, err := train.RecipeByName(s)
+	if err != nil {
+		return nil, cmdline.Usagef("%v (a recipe file needs a / in its path or a .json name)", err)
+	}
+	return r, nil
+}
+
+// readRecipeFile reads a recipe file (at most 1 MiB); a recipe without a
+// name takes the file's, without .json.
+func readRecipeFile(path string) (*train.Recipe, error) {
+	data, err := infile.ReadFile(path, infile.Recipe)
 	if err != nil {
 		return nil, err
 	}
 	r, err := train.ParseRecipe(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.recipeFile, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if r.Name == "" {
-		r.Name = strings.TrimSuffix(filepath.Base(f.recipeFile), ".json")
+		r.Name = strings.TrimSuffix(filepath.Base(path), ".json")
 	}
 	return r, nil
 }
@@ -332,10 +430,13 @@ func (r *runRecord) writeText(w io.Writer) error {
 		safetext.Text(r.Recipe.Name), r.Config.Name, r.Config.NumParams(), r.Seed, r.Steps, r.Seconds)
 	fmt.Fprintf(&b, "corpus: %s\n", safetext.Text(r.Corpus))
 	if sp := r.Spike; sp != nil {
-		fmt.Fprintf(&b, "activation spike: every block's GELU output × %g at step %d\n", sp.Factor, sp.Step)
+		fmt.Fprintf(&b, "activation spike: every block's GELU output × %g %s\n", sp.Factor, spikeWhen(*sp))
 	}
 	if r.Stopped {
 		b.WriteString("stopped early: these are the numbers of the run so far\n")
+	}
+	if d := r.Diverged; d != nil {
+		fmt.Fprintf(&b, "stopped at step %d by an Inf or a NaN: these are the numbers of the run so far\n", d.Step)
 	}
 	fmt.Fprintf(&b, "train loss      %.4f nats/byte (mean of the last %d steps)\n", r.FinalTrain, min(len(r.TrainLoss), 10))
 	fmt.Fprintf(&b, "validation loss %.4f nats/byte at step %d\n", r.FinalVal, r.Val[len(r.Val)-1].Step)

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
 	"image/png"
 	"io"
 	"math"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,9 +59,9 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 	}
 	plan := compare.Plan{Config: cfg, Steps: f.steps, Workers: f.workers, Spike: f.spikeAt}
 	for _, n := range names {
-		r, err := train.RecipeByName(n)
+		r, err := recipeArg(n)
 		if err != nil {
-			return cmdline.Usagef("%v", err)
+			return err
 		}
 		plan.Recipes = append(plan.Recipes, r)
 	}
@@ -109,7 +112,7 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 			cfg.Name, cfg.NumParams(), f.steps, seedList(set.Seeds))
 		fmt.Fprintf(w, "corpus: %s\n", safetext.Text(set.Corpus))
 		if sp := set.Spike; sp != nil {
-			fmt.Fprintf(w, "activation spike: every block's GELU output × %g at step %d\n", sp.Factor, sp.Step)
+			fmt.Fprintf(w, "activation spike: every block's GELU output × %g %s\n", sp.Factor, spikeWhen(*sp))
 		}
 		if set.Stopped {
 			fmt.Fprintln(w, "stopped early: only the runs that finished are in the table")
@@ -123,8 +126,9 @@ func runCompare(ctx context.Context, f *trainFlags, names []string, cfg train.Co
 			return err
 		}
 		fmt.Fprintf(w, "\nloss in nats/byte at the last step; perplexity per byte, exp(loss); gap: mean loss against %s's;\n"+
-			"reaches: first evaluated step where the mean loss is at most %s's final one; overflow/underflow: elements, summed over layers, products, steps and seeds\n",
-			sum.Baseline, sum.Baseline)
+			"reaches: first evaluated step where the mean loss is at most %s's final one; overflow/underflow: elements, summed over layers, products, steps and seeds;\n"+
+			"against %s: %s or %s when the gap is at least %.1f%% and larger than its spread over the seeds (each seed's gap alone), else %s (compare.Judge)\n",
+			sum.Baseline, sum.Baseline, sum.Baseline, compare.Better, compare.Worse, compare.MinEffectPct, compare.NoEffect)
 		return nil
 	}
 	if err := f.emit(stdout, rec, text); err != nil {
@@ -158,10 +162,13 @@ func seedList(seeds []uint64) string {
 }
 
 // drawCurves plots each recipe's validation loss, averaged over the seeds,
-// against the step, as a PNG.
+// against the step, and below it each recipe's gap to the baseline in
+// percent at every evaluated step: the curves of recipes that differ by
+// tenths of a percent overlap above and separate below. A PNG.
 func drawCurves(set *compare.Set, sum *compare.Summary) ([]byte, error) {
 	th := plot.LightTheme()
-	img := plot.NewCanvas(1100, 620, th.Background)
+	img := plot.NewCanvas(1100, 860, th.Background)
+	top, bottom := image.Rect(0, 0, 1100, 580), image.Rect(0, 580, 1100, 860)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var last float64
 	for _, r := range sum.Rows {
@@ -185,13 +192,14 @@ func drawCurves(set *compare.Set, sum *compare.Summary) ([]byte, error) {
 		return nil, err
 	}
 	title := fmt.Sprintf("validation loss, mean over %d seeds (%s config, %d steps)", len(set.Seeds), set.Config.Name, set.Steps)
-	ax, err := plot.NewAxes(img.Rect, x, y, plot.AxesOptions{Title: title, XLabel: "step", YLabel: "validation loss (nats/byte)", Theme: &th})
+	ax, err := plot.NewAxes(top, x, y, plot.AxesOptions{Title: title, XLabel: "step", YLabel: "validation loss (nats/byte)", Theme: &th})
 	if err != nil {
 		return nil, err
 	}
 	ax.Draw(img)
 	var legend []plot.LegendEntry
 	dashes := [][]float64{nil, {8, 4}, {2, 3}}
+	styles := map[string]plot.LineStyle{}
 	for i, r := range sum.Rows {
 		var xs, ys []float64
 		for _, p := range r.Curve {
@@ -199,12 +207,26 @@ func drawCurves(set *compare.Set, sum *compare.Summary) ([]byte, error) {
 			ys = append(ys, p.Loss)
 		}
 		st := plot.LineStyle{Color: plot.Categorical(i % 8), Width: 2, Dash: dashes[i/8%3]}
+		styles[r.Recipe] = st
+		label := r.Recipe
+		if r.Diverged > 0 {
+			label += fmt.Sprintf(" (%d stopped by Inf/NaN, the first at step %d)", r.Diverged, r.DivergedAt)
+		}
+		legend = append(legend, plot.LegendEntry{Label: label, Color: st.Color, Width: st.Width, Dash: st.Dash})
+		if len(xs) == 0 {
+			continue // no finished run
+		}
 		if err := ax.Line(img, xs, ys, st); err != nil {
 			return nil, err
 		}
-		legend = append(legend, plot.LegendEntry{Label: r.Recipe, Color: st.Color, Width: st.Width, Dash: st.Dash})
+	}
+	if sp := set.Spike; sp != nil {
+		ax.VBand(img, float64(sp.Step)-0.5, float64(sp.Step+sp.Steps())-0.5, color.RGBA{}, fmt.Sprintf("spike ×%g", sp.Factor))
 	}
 	if _, err := ax.Legend(img, plot.TopRight, legend); err != nil {
+		return nil, err
+	}
+	if err := drawGaps(img, bottom, th, x, sum, styles); err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
@@ -212,4 +234,64 @@ func drawCurves(set *compare.Set, sum *compare.Summary) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// drawGaps draws each recipe's mean validation loss against the
+// baseline's, in percent, at every evaluated step after the first (all
+// recipes start from the same weights: 0 there), zoomed to the gaps.
+func drawGaps(img *image.RGBA, r image.Rectangle, th plot.Theme, x plot.Scale, sum *compare.Summary, styles map[string]plot.LineStyle) error {
+	base := sum.Row(sum.Baseline)
+	if base == nil || len(base.Curve) < 2 {
+		return nil
+	}
+	gaps := map[string][]float64{}
+	lo, hi := 0.0, 0.0
+	for _, row := range sum.Rows {
+		if row.Recipe == sum.Baseline || len(row.Curve) != len(base.Curve) {
+			continue
+		}
+		g := make([]float64, len(row.Curve))
+		for k, p := range row.Curve {
+			g[k] = 100 * (p.Loss - base.Curve[k].Loss) / base.Curve[k].Loss
+			if k > 0 {
+				lo, hi = min(lo, g[k]), max(hi, g[k])
+			}
+		}
+		gaps[row.Recipe] = g
+	}
+	if len(gaps) == 0 {
+		return nil
+	}
+	// Always show the band within which the verdict rule sees no effect.
+	lo, hi = min(lo, -compare.MinEffectPct), max(hi, compare.MinEffectPct)
+	pad := max((hi-lo)*0.08, 0.05)
+	y, err := plot.NewLinear(lo-pad, hi+pad)
+	if err != nil {
+		return err
+	}
+	ys := y.WithTickCount(5).WithFormat(func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) + "%" })
+	ax, err := plot.NewAxes(r, x, ys, plot.AxesOptions{Title: "gap to " + sum.Baseline + " (mean over the seeds), zoomed",
+		XLabel: "step", YLabel: "% of " + sum.Baseline + "'s loss", Theme: &th})
+	if err != nil {
+		return err
+	}
+	ax.Draw(img)
+	ax.HBand(img, -compare.MinEffectPct, compare.MinEffectPct, plot.WithAlpha(th.Grid, 0xa0), "")
+	xs := make([]float64, len(base.Curve)-1)
+	for k := range xs {
+		xs[k] = float64(base.Curve[k+1].Step)
+	}
+	if err := ax.Line(img, []float64{xs[0], xs[len(xs)-1]}, []float64{0, 0}, plot.LineStyle{Color: th.Frame, Width: 1}); err != nil {
+		return err
+	}
+	for _, row := range sum.Rows {
+		if g, ok := gaps[row.Recipe]; ok {
+			if err := ax.Line(img, xs, g[1:], styles[row.Recipe]); err != nil {
+				return err
+			}
+		}
+	}
+	ax.Note(img, fmt.Sprintf("grey: within ±%g%%, no measurable effect (compare.Judge)", compare.MinEffectPct), plot.BottomLeft,
+		plot.TextStyle{Color: th.MutedText, Size: th.TickSize})
+	return nil
 }

@@ -58,7 +58,14 @@ func TestTrainUsageErrors(t *testing.T) {
 		{[]string{"--compare", "fp32", "--seeds", "0"}, 2, "--seeds 0: want 1..100"},
 		{[]string{"--compare", "fp32", "--seeds", "101"}, 2, "--seeds 101"},
 		{[]string{"--recipe", "fp32", "-o", dir}, 1, "not a regular file"},
-		{[]string{"--recipe", "fp32", "--steps", "10", "--spike", "11:100"}, 2, "want a step in 1..10"},
+		{[]string{"--recipe", "fp32", "--steps", "10", "--spike", "11:100"}, 2, "want its steps within 1..10"},
+		{[]string{"--recipe", "fp32", "--steps", "10", "--spike", "8:100:4"}, 2, "want its steps within 1..10"},
+		{[]string{"--recipe", "fp32", "--steps", "10", "--spike", "8:100:0"}, 2, "want STEP:FACTOR or STEP:FACTOR:LEN"},
+		{[]string{"--recipe", "fp32", "--steps", "10", "--spike", "8:100:2:3"}, 2, "want STEP:FACTOR or STEP:FACTOR:LEN"},
+		{[]string{"--recipe", "fp32", "--config-file", bad}, 2, "give --config or --config-file, not both"},
+		{[]string{"--compare", "fp32," + filepath.Join(dir, "nope.json")}, 1, "nope.json"},
+		{[]string{"--compare", "fp32," + bad}, 1, "bad.json: train: recipe \"x\""},
+		{[]string{"--compare", "fp32,nope"}, 2, "a recipe file needs a / in its path or a .json name"},
 		{[]string{"--recipe", "fp32", "--spike", "5"}, 2, "want STEP:FACTOR"},
 		{[]string{"--recipe", "fp32", "--spike", "5:-1"}, 2, "positive finite factor"},
 		{[]string{"--recipe", "fp32", "--corpus", filepath.Join(dir, "none.txt")}, 1, "none.txt"},
@@ -66,6 +73,16 @@ func TestTrainUsageErrors(t *testing.T) {
 		code, _, errOut := cli(t, "", append([]string{"train", "--config", "tiny"}, c.args...)...)
 		assert.Equal(t, c.code, code, "%v: %s", c.args, errOut)
 		assert.Contains(t, errOut, c.want, "%v", c.args)
+	}
+	for _, c := range []struct{ file, want string }{
+		{bad, "bad.json: train: config JSON"},
+		{unknown, `unknown field "speed"`},
+		{filepath.Join(dir, "nope.json"), "nope.json"},
+		{dir, "not a regular file"},
+	} {
+		code, _, errOut := cli(t, "", "train", "--recipe", "fp32", "--config-file", c.file)
+		assert.Equal(t, 1, code, "%s: %s", c.file, errOut)
+		assert.Contains(t, errOut, c.want, c.file)
 	}
 }
 
@@ -226,7 +243,9 @@ func TestTrainCompareTableEqualsJSON(t *testing.T) {
 		assert.Contains(t, line, fmt.Sprintf("%.4f ± ", mean), name)
 		assert.Contains(t, line, fmt.Sprintf("[%.4f, %.4f]", min(finals[0], finals[1]), max(finals[0], finals[1])), name)
 		assert.Contains(t, line, fmt.Sprintf("%+.2f%%", 100*(mean-sum.Row("bf16").ValMean)/sum.Row("bf16").ValMean), name)
-		fields := strings.Fields(line)
+		verdict := sum.VerdictCell(name)
+		require.True(t, strings.HasSuffix(line, "  "+verdict), "%s: %q does not end with its verdict %q", name, line, verdict)
+		fields := strings.Fields(strings.TrimSuffix(line, verdict))
 		assert.Equal(t, []string{fmt.Sprint(row.Overflow), fmt.Sprint(row.Underflow)}, fields[len(fields)-2:], name)
 	}
 	png, err := os.ReadFile(filepath.Join(dir, "curves.png"))
@@ -243,4 +262,88 @@ func lineOf(t *testing.T, text, prefix string) string {
 	}
 	t.Fatalf("no line starting %q in\n%s", prefix, text)
 	return ""
+}
+
+// TestTrainCompareRecipeFile compares a built-in recipe with a recipe
+// file, under a configuration file: the file's recipe runs by its name,
+// seed-paired with the built-in one, with the same table, verdict and PNG
+// as names alone give.
+func TestTrainCompareRecipeFile(t *testing.T) {
+	dir := t.TempDir()
+	r, _ := train.RecipeByName("tensorwise")
+	r.Name, r.Scaling.Margin = "tensorwise-margin4", 4
+	b, err := r.MarshalIndented()
+	require.NoError(t, err)
+	recipePath := filepath.Join(dir, "tensorwise-margin4.json")
+	require.NoError(t, os.WriteFile(recipePath, b, 0o644))
+	cfg := train.Tiny()
+	cfg.Name, cfg.Steps = "tiny-file", 6
+	cb, err := json.Marshal(cfg)
+	require.NoError(t, err)
+	configPath := filepath.Join(dir, "tiny.json")
+	require.NoError(t, os.WriteFile(configPath, cb, 0o644))
+	out := filepath.Join(dir, "runs.json")
+	code, stdout, errOut := cli(t, "", "train", "--compare", "bf16,"+recipePath, "--config-file", configPath, "--seeds", "2",
+		"--corpus", trainCorpus(t), "--png", filepath.Join(dir, "curves.png"), "-o", out)
+	require.Equal(t, 0, code, errOut)
+	var f compareFile
+	raw, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &f))
+	assert.Equal(t, []string{"bf16", "tensorwise-margin4"}, f.Recipes)
+	assert.Equal(t, 6, f.Steps, "the configuration file's steps")
+	assert.Equal(t, "tiny-file", f.Config.Name)
+	assert.Equal(t, 4, f.Run(1, 0).Recipe.Scaling.Margin)
+	assert.Contains(t, stdout, "config tiny-file")
+	line := lineOf(t, stdout, "tensorwise-margin4 ")
+	sum, err := compare.Summarize(&f.Set, "")
+	require.NoError(t, err)
+	assert.True(t, strings.HasSuffix(line, sum.VerdictCell("tensorwise-margin4")))
+
+	// The same run as a built-in name gives the same losses.
+	data, err := train.ReadTextCorpus(trainCorpus(t))
+	require.NoError(t, err)
+	want, err := train.Run(cfg, r, 1, 6, data)
+	require.NoError(t, err)
+	assert.Equal(t, want.TrainLoss, f.Run(1, 0).TrainLoss)
+}
+
+// TestTrainNonsaturatingSpikeStops: a run with non-saturating casts and a
+// delayed scale that an activation spike overflows stops at the spike's
+// step, and the command says where (step, layer, product and operand),
+// after the numbers of the run so far.
+func TestTrainNonsaturatingSpikeStops(t *testing.T) {
+	dir := t.TempDir()
+	r, _ := train.RecipeByName("delayed-nonsat")
+	r.Name, r.Scaling.Margin = "delayed-nonsat-margin8", 8 // no overflow before the spike
+	b, err := r.MarshalIndented()
+	require.NoError(t, err)
+	path := filepath.Join(dir, "r.json")
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	out := filepath.Join(dir, "run.json")
+	code, stdout, errOut := cli(t, "", "train", "--recipe-file", path, "--steps", "12", "--config", "tiny",
+		"--corpus", trainCorpus(t), "--spike", "6:1e6:3", "-o", out)
+	assert.Equal(t, 1, code)
+	for _, want := range []string{"stopped by an Inf or a NaN at step 6 of 12", "step 6: h0.fcproj forward, operand input",
+		"non-saturating", "training stops"} {
+		assert.Contains(t, errOut, want)
+	}
+	assert.Contains(t, stdout, "activation spike: every block's GELU output × 1e+06 in steps 6 to 8")
+	assert.Contains(t, stdout, "stopped at step 6 by an Inf or a NaN")
+	var got jsonRun
+	raw, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &got))
+	require.NotNil(t, got.Diverged)
+	assert.Equal(t, 6, got.Diverged.Step)
+	assert.Equal(t, "h0.fcproj", got.Diverged.Layer)
+	assert.Equal(t, 5, got.Steps)
+
+	// In a comparison the stopped run is a result, not a failure: the
+	// others finish, and the table says which stopped.
+	code, stdout, errOut = cli(t, "", "train", "--compare", "tensorwise,"+path, "--steps", "12", "--seeds", "2", "--config", "tiny",
+		"--corpus", trainCorpus(t), "--spike", "6:1e6")
+	require.Equal(t, 0, code, errOut)
+	line := lineOf(t, stdout, "delayed-nonsat-margin8 ")
+	assert.Contains(t, line, "(2 stopped by Inf/NaN, the first at step 6)")
 }

@@ -1,4 +1,5 @@
-// Command training regenerates docs/training.md: it runs `fp8lab train
+// Command training regenerates docs/training.md (and, with -lessons,
+// docs/training-lessons.md: see generateLessons): it runs `fp8lab train
 // --compare` (the recipes × seeds of the classroom configuration by
 // default), draws the curves to docs/training/curves.png, and writes the
 // measured table beside the claims of the seed documents and papers, with a
@@ -58,7 +59,17 @@ func main() {
 	runs := flag.String("runs", "", "write the page from this `fp8lab train --compare -o` file instead of training")
 	spikeRuns := flag.String("spike-runs", "", "with -runs: the spike comparison's file (none: the page leaves it out)")
 	out := flag.String("o", "", "the page to write (default: docs/training.md, or docs/training-reference.md for -config reference)")
+	doLessons := flag.Bool("lessons", false, "run the lessons (train/lessons) and write docs/training-lessons.md instead")
+	fromRecords := flag.Bool("from-records", false, "with -lessons: write the page from the records kept in train/records, without training")
+	only := flag.String("lesson", "", "with -lessons: train only this lesson (the others' kept records fill the page)")
 	flag.Parse()
+	if *doLessons {
+		if err := generateLessons(*fromRecords, *only); err != nil {
+			fmt.Fprintln(os.Stderr, "training:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := generate(*config, *seeds, *runs, *spikeRuns, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "training:", err)
 		os.Exit(1)
@@ -75,15 +86,11 @@ func generate(config string, seeds int, runs, spikeRuns, out string) error {
 	}
 	curvesPNG := filepath.Join("docs", filepath.FromSlash(plan.curves))
 	if runs == "" {
-		tmp, err := os.MkdirTemp("", "fp8lab-training")
+		bin, tmp, err := buildFP8Lab()
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		bin := filepath.Join(tmp, "fp8lab")
-		if err := command("go", "build", "-o", bin, "./cmd/fp8lab"); err != nil {
-			return fmt.Errorf("build fp8lab (run from the repository root): %w", err)
-		}
 		// The runs are kept in train/records, gzipped, so that the page
 		// can be rewritten from them (-runs), anyone can check its
 		// numbers, and the playground can show them.
@@ -126,6 +133,20 @@ func generate(config string, seeds int, runs, spikeRuns, out string) error {
 	}
 	fmt.Println("wrote", out)
 	return nil
+}
+
+// buildFP8Lab builds the fp8lab command into a new temporary folder,
+// which the caller removes, and returns its path and the folder's.
+func buildFP8Lab() (bin, tmp string, err error) {
+	if tmp, err = os.MkdirTemp("", "fp8lab-training"); err != nil {
+		return "", "", err
+	}
+	bin = filepath.Join(tmp, "fp8lab")
+	if err := command("go", "build", "-o", bin, "./cmd/fp8lab"); err != nil {
+		os.RemoveAll(tmp)
+		return "", "", fmt.Errorf("build fp8lab (run from the repository root): %w", err)
+	}
+	return bin, tmp, nil
 }
 
 // keep writes the record file src, gzipped, to dst.

@@ -61,6 +61,9 @@ var (
 	ShardIndex = Kind{Name: "shard index", Max: 64 << 20}
 	// Recipe is a training recipe as JSON (a few hundred bytes).
 	Recipe = Kind{Name: "recipe file", Max: 1 << 20}
+	// ModelConfig is a training model configuration as JSON (a few
+	// hundred bytes).
+	ModelConfig = Kind{Name: "model configuration file", Max: 1 << 20}
 	// Corpus is a text to train on: held in memory whole.
 	Corpus = Kind{Name: "corpus", Max: 256 << 20}
 	// Record is a comparison record (train/records), gzipped or not; its

@@ -80,8 +80,14 @@ func Register(obj js.Value, live Live) {
 	for name, f := range sceneFuncs() {
 		export(obj, name, f)
 	}
+	for name, f := range trainingFuncs() {
+		export(obj, name, f)
+	}
 	if live != nil {
 		for name, f := range liveFuncs(live) {
+			export(obj, name, f)
+		}
+		for name, f := range trainingLiveFuncs(live) {
 			export(obj, name, f)
 		}
 	}

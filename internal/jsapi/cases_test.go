@@ -65,7 +65,7 @@ func coreCases(t *testing.T) []jsCase {
 	singleSR, err := fp8.E5M2.EncodeStochastic(0.3952, rng.Bits(9, 1, 0), fp8.Mode{Round: fp8.Stochastic, RandomBits: 16})
 	require.NoError(t, err)
 
-	wantNames := append(append([]string{}, jsapi.CoreFunctions...), jsapi.SceneFunctions...)
+	wantNames := append(append(append([]string{}, jsapi.CoreFunctions...), jsapi.SceneFunctions...), jsapi.TrainingFunctions...)
 	wantNames = append(wantNames, liveFunctionsForTest()...)
 	wantNames = append(wantNames, "module", "version")
 	sort.Strings(wantNames)

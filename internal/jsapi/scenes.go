@@ -36,6 +36,12 @@ type Live interface {
 	// a wrapper of the playground's game cannot hide it and fall back to the
 	// scene itself, which the screen would not know has changed.
 	LoadTensor(t *scaling.Tensor) error
+	// TrainElsewhere and FeedTraining reach a viz.RemoteTrainer scene (the
+	// training scene, whose live run a page trains in a Web Worker); like
+	// LoadTensor they are part of Live so that the playground's screen
+	// knows the scene changed.
+	TrainElsewhere() error
+	FeedTraining(u viz.TrainingUpdate) error
 }
 
 // Headless is a Live without a screen: a scene and nothing else. It is not
@@ -121,6 +127,40 @@ func checkParamName(name string) error {
 
 // LoadTensor implements Live: a Headless has no screen to tell.
 func (h *Headless) LoadTensor(t *scaling.Tensor) error { return loadInto(h.Scene(), t) }
+
+// TrainElsewhere implements Live.
+func (h *Headless) TrainElsewhere() error { return trainElsewhere(h.Scene()) }
+
+// FeedTraining implements Live.
+func (h *Headless) FeedTraining(u viz.TrainingUpdate) error { return feedTraining(h.Scene(), u) }
+
+// remoteTrainer returns s as a viz.RemoteTrainer, or says it is not one.
+func remoteTrainer(s viz.Scene) (viz.RemoteTrainer, error) {
+	if s == nil {
+		return nil, errNoScene
+	}
+	r, ok := s.(viz.RemoteTrainer)
+	if !ok {
+		return nil, fmt.Errorf("scene %s does not train (training does)", s.Name())
+	}
+	return r, nil
+}
+
+func trainElsewhere(s viz.Scene) error {
+	r, err := remoteTrainer(s)
+	if err == nil {
+		r.TrainElsewhere()
+	}
+	return err
+}
+
+func feedTraining(s viz.Scene, u viz.TrainingUpdate) error {
+	r, err := remoteTrainer(s)
+	if err != nil {
+		return err
+	}
+	return r.FeedTraining(u)
+}
 
 // loadInto hands t to s, a viz.TensorLoader, or says which scenes can take
 // a tensor.

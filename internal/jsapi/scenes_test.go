@@ -128,7 +128,8 @@ func sceneCases(t *testing.T) []jsCase {
 		return cases
 	}
 	cases = append(cases, paramCases(t, names)...)
-	return append(cases, liveCases(t, names)...)
+	cases = append(cases, liveCases(t, names)...)
+	return append(cases, trainingCases()...)
 }
 
 // liveCases drive the core module's headless live scene.

@@ -12,7 +12,7 @@ import (
 // internal/apitest).
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
-		Types: []any{Difference{}, (*Plan)(nil), (*Row)(nil), (*Set)(nil), Spike{}, (*Summary)(nil)},
-		Funcs: []any{Compare, DefaultBaseline, Gap, Header, OperandTotals, Run, RunCheckpoint, Summarize},
+		Types: []any{BoundVerdict{}, Difference{}, Metric(0), Outcome(0), (*Plan)(nil), (*Row)(nil), (*Set)(nil), Spike{}, (*Summary)(nil), Verdict{}},
+		Funcs: []any{Compare, DefaultBaseline, FinalTrain, Gap, Judge, JudgeBound, Header, OperandTotals, Run, RunCheckpoint, Summarize},
 	})
 }

@@ -89,8 +89,11 @@ func (p *Plan) Check() error {
 
 // Compare runs the plan and returns every run. When ctx is done, the runs
 // under way stop with what they have, the others do not start, and the
-// set is returned with Stopped. The first error of a run stops the rest
-// and is returned with the set so far.
+// set is returned with Stopped. A run that an Inf or a NaN stops
+// (train.NonFiniteError) keeps its record, with Diverged set, and the
+// others go on: that is what a run with non-saturating casts may show.
+// Any other error of a run stops the rest and is returned with the set so
+// far.
 func Compare(ctx context.Context, p Plan) (*Set, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
@@ -131,6 +134,9 @@ func Compare(ctx context.Context, p Plan) (*Set, error) {
 				set.Runs[k] = res
 				if stopped {
 					set.Stopped = true
+				}
+				if res != nil && res.Diverged != nil {
+					err = nil // an Inf or NaN ends this run, as the experiment may mean it to
 				}
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("recipe %s, seed %d: %w", r.Name, p.Seeds[k%len(p.Seeds)], err)

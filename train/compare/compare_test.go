@@ -82,7 +82,7 @@ func TestBounds(t *testing.T) {
 	p.Steps, p.Recipes = 1, append(r, r[0])
 	assert.ErrorContains(t, p.Check(), "twice")
 	p.Recipes, p.Spike = r, Spike{Step: 2, Factor: 10}
-	assert.ErrorContains(t, p.Check(), "want a step in 1..1")
+	assert.ErrorContains(t, p.Check(), "want steps within 1..1")
 	p.Spike = Spike{Step: 1, Factor: float32(math.Inf(1))}
 	assert.ErrorContains(t, p.Check(), "positive finite")
 }
@@ -93,7 +93,7 @@ func TestSpike(t *testing.T) {
 	r := recipes(t, "delayed")[0]
 	tr, err := train.NewTrainer(train.Tiny(), r, 1, 8, data)
 	require.NoError(t, err)
-	tr.SetSpike(4, 1000)
+	tr.SetSpike(4, 1, 1000)
 	var want []float64
 	for range 8 {
 		st, err := tr.Step()
@@ -149,6 +149,6 @@ func TestCompareStops(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, sum.Rows[0].Seeds, "runs cut short are not summarized")
 	assert.Nil(t, sum.Rows[0].Finals)
-	_, err = sum.Diff("fp32", "bf16", false)
+	_, err = sum.Diff("fp32", "bf16", ValLoss)
 	assert.Error(t, err)
 }

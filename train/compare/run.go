@@ -37,24 +37,39 @@ type Step struct {
 }
 
 // Spike is an activation spike injected into a run (train.Trainer.SetSpike):
-// every block's GELU output is multiplied by Factor during step Step
-// (1-based). The zero value injects none.
+// every block's GELU output is multiplied by Factor during Len steps from
+// step Step (1-based; Len 0 is one step, as records written before Len
+// existed mean). The zero value injects none.
 type Spike struct {
 	Step   int     `json:"step"`
 	Factor float32 `json:"factor"`
+	Len    int     `json:"len,omitempty"`
 }
 
-// Check reports a spike outside a run of steps steps, or with a factor
-// that is not a positive finite number.
+// Steps returns the number of steps the spike lasts (Len, at least 1).
+func (s Spike) Steps() int { return max(s.Len, 1) }
+
+// Check reports a spike outside a run of steps steps (its last step
+// included), or with a factor that is not a positive finite number.
 func (s Spike) Check(steps int) error {
 	if s == (Spike{}) {
 		return nil
 	}
 	f := float64(s.Factor)
-	if s.Step < 1 || s.Step > steps || !(f > 0) || math.IsInf(f, 0) {
-		return fmt.Errorf("compare: spike at step %d by %g: want a step in 1..%d and a positive finite factor", s.Step, f, steps)
+	if s.Step < 1 || s.Len < 0 || s.Len > steps || s.Step+s.Steps()-1 > steps || !(f > 0) || math.IsInf(f, 0) {
+		return fmt.Errorf("compare: spike at step %d by %g for %d steps: want steps within 1..%d and a positive finite factor",
+			s.Step, f, s.Steps(), steps)
 	}
 	return nil
+}
+
+// String writes the spike as --spike takes it: STEP:FACTOR, and :LEN when
+// it lasts more than one step.
+func (s Spike) String() string {
+	if s.Steps() > 1 {
+		return fmt.Sprintf("%d:%g:%d", s.Step, s.Factor, s.Len)
+	}
+	return fmt.Sprintf("%d:%g", s.Step, s.Factor)
 }
 
 // Run trains cfg under r for steps steps from seed over data, exactly as
@@ -84,7 +99,7 @@ func RunCheckpoint(ctx context.Context, cfg train.Config, r *train.Recipe, seed 
 		return nil, false, err
 	}
 	if spike != (Spike{}) {
-		tr.SetSpike(spike.Step, spike.Factor)
+		tr.SetSpike(spike.Step, spike.Steps(), spike.Factor)
 	}
 	res = &train.Result{Config: cfg, Recipe: *r, Seed: seed, Steps: steps, Corpus: data.Source}
 	eval := func() error {
@@ -114,6 +129,7 @@ func RunCheckpoint(ctx context.Context, cfg train.Config, r *train.Recipe, seed 
 		}
 		st, err := tr.Step()
 		if err != nil {
+			res.NoteDiverged(err, tr)
 			return res, false, err
 		}
 		res.TrainLoss = append(res.TrainLoss, st.Loss)

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -37,12 +38,33 @@ type Row struct {
 	Overflow  int64 `json:"overflow"`
 	Underflow int64 `json:"underflow"`
 	// Finals are the final validation losses seed by seed, in the order of
-	// the set's seeds; nil unless every seed finished.
-	Finals []float64 `json:"finals,omitempty"`
+	// the set's seeds, and TrainFinals their final training losses
+	// (FinalTrain); nil unless every seed finished.
+	Finals      []float64 `json:"finals,omitempty"`
+	TrainFinals []float64 `json:"train_finals,omitempty"`
+	// Diverged counts the runs an Inf or a NaN stopped (train.NonFiniteError),
+	// and DivergedAt is the earliest step one stopped at.
+	Diverged   int `json:"diverged,omitempty"`
+	DivergedAt int `json:"diverged_at,omitempty"`
 	// Curve is the mean validation loss over the seeds at each evaluated step.
 	Curve []train.EvalPoint `json:"curve"`
 	// Seconds is the mean wall time of a run.
 	Seconds float64 `json:"seconds"`
+}
+
+// MarshalJSON writes the row with its numbers that are not finite (a
+// recipe without a finished run has NaNs, see Summarize) as 0: JSON has
+// no NaN, and Seeds 0 says there is nothing to read.
+func (r Row) MarshalJSON() ([]byte, error) {
+	type plain Row
+	p := plain(r)
+	for _, v := range []*float64{&p.ValMean, &p.ValStd, &p.ValMin, &p.ValMax, &p.PPL, &p.PPLMin, &p.PPLMax,
+		&p.GapPct, &p.PPLGapPct, &p.Seconds} {
+		if math.IsNaN(*v) || math.IsInf(*v, 0) {
+			*v = 0
+		}
+	}
+	return json.Marshal(p)
 }
 
 // Summary is the comparison table.
@@ -94,14 +116,21 @@ func Summarize(set *Set, baseline string) (*Summary, error) {
 	sum := &Summary{Baseline: baseline}
 	for i, name := range set.Recipes {
 		row := Row{Recipe: name}
-		var finals []float64
+		var finals, trainFinals []float64
 		var curves [][]train.EvalPoint
 		for j := range set.Seeds {
 			r := set.Run(i, j)
+			if r != nil && r.Diverged != nil {
+				row.Diverged++
+				if row.DivergedAt == 0 || r.Diverged.Step < row.DivergedAt {
+					row.DivergedAt = r.Diverged.Step
+				}
+			}
 			if r == nil || len(r.Val) == 0 || len(r.TrainLoss) != set.Steps {
 				continue
 			}
 			finals = append(finals, r.FinalVal())
+			trainFinals = append(trainFinals, FinalTrain(r))
 			curves = append(curves, r.Val)
 			row.Seconds += r.Seconds
 			for _, sp := range r.Stats {
@@ -113,7 +142,7 @@ func Summarize(set *Set, baseline string) (*Summary, error) {
 		}
 		row.Seeds = len(finals)
 		if row.Seeds == len(set.Seeds) {
-			row.Finals = finals
+			row.Finals, row.TrainFinals = finals, trainFinals
 		}
 		row.ValMean, row.ValStd, row.ValMin, row.ValMax = stats(finals)
 		row.PPL, row.PPLMin, row.PPLMax = math.Exp(row.ValMean), math.Exp(row.ValMin), math.Exp(row.ValMax)
@@ -200,8 +229,15 @@ func (r *Row) Cells() []string {
 	if r.Reach > 0 {
 		reach = fmt.Sprint(r.Reach)
 	}
+	name := r.Recipe
+	if r.Diverged > 0 {
+		name += fmt.Sprintf(" (%d stopped by Inf/NaN, the first at step %d)", r.Diverged, r.DivergedAt)
+	}
+	if r.Seeds == 0 {
+		return []string{name, "—", "—", "—", reach, fmt.Sprint(r.Overflow), fmt.Sprint(r.Underflow)}
+	}
 	return []string{
-		r.Recipe,
+		name,
 		fmt.Sprintf(LossFmt+" ± "+LossFmt+" ["+LossFmt+", "+LossFmt+"]", r.ValMean, r.ValStd, r.ValMin, r.ValMax),
 		fmt.Sprintf(PPLFmt+" ["+PPLFmt+", "+PPLFmt+"]", r.PPL, r.PPLMin, r.PPLMax),
 		fmt.Sprintf(GapFmt, r.GapPct),
@@ -217,14 +253,15 @@ func Header(baseline string) []string {
 		"gap to " + baseline, "reaches " + baseline, "overflow", "underflow"}
 }
 
-// WriteTable prints the summary as an aligned text table.
+// WriteTable prints the summary as an aligned text table, with a last
+// column judging each recipe against the baseline (VerdictCell).
 func (s *Summary) WriteTable(w io.Writer) error {
 	if s == nil {
 		return fmt.Errorf("compare: no summary")
 	}
-	rows := [][]string{Header(s.Baseline)}
+	rows := [][]string{append(Header(s.Baseline), "against "+s.Baseline)}
 	for i := range s.Rows {
-		rows = append(rows, s.Rows[i].Cells())
+		rows = append(rows, append(s.Rows[i].Cells(), s.VerdictCell(s.Rows[i].Recipe)))
 	}
 	width := make([]int, len(rows[0]))
 	for _, r := range rows {

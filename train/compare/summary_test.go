@@ -61,20 +61,20 @@ func TestSummarize(t *testing.T) {
 
 	// Seed by seed: fp32 against bf16 swings from -3.2% to +3.2%, a spread
 	// far larger than its mean gap of 0.
-	d, err := sum.Diff("fp32", "bf16", false)
+	d, err := sum.Diff("fp32", "bf16", ValLoss)
 	require.NoError(t, err)
 	assert.InDelta(t, 0, d.GapPct, 1e-9)
 	assert.InDelta(t, 200*0.1/3.1, d.SpreadPct, 1e-9)
-	assert.False(t, d.Resolved())
+	assert.Equal(t, NoEffect, Judge(d).Outcome)
 	// tensorwise is 0.2 above fp32 on every seed: the ranges over seeds
 	// overlap (3.0–3.2 against 3.2–3.4), but the per-seed gaps agree.
-	d, err = sum.Diff("tensorwise", "fp32", false)
+	d, err = sum.Diff("tensorwise", "fp32", ValLoss)
 	require.NoError(t, err)
 	assert.InDelta(t, 100*0.2/3.1, d.GapPct, 1e-9)
 	assert.InDelta(t, 100*0.2/3.0-100*0.2/3.2, d.SpreadPct, 1e-9)
 	assert.Len(t, d.PerSeed, 3)
-	assert.True(t, d.Resolved())
-	d, err = sum.Diff("tensorwise", "fp32", true)
+	assert.Equal(t, Worse, Judge(d).Outcome)
+	d, err = sum.Diff("tensorwise", "fp32", ValPPL)
 	require.NoError(t, err)
 	assert.InDelta(t, 100*(math.Exp(0.2)-1), d.GapPct, 1e-9)
 	assert.InDelta(t, 0, d.SpreadPct, 1e-9)

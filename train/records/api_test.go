@@ -12,6 +12,6 @@ import (
 // internal/apitest).
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
-		Funcs: []any{Compress, Path, Read, ReadFile, Reference},
+		Funcs: []any{Compress, Lesson, LessonPath, Path, Read, ReadFile, Reference},
 	})
 }

@@ -11,8 +11,9 @@ import "errors"
 // order, seed j in a[j] and b[j]). It returns the gap, a's mean loss
 // against b's in percent; the spread, the largest per-seed gap
 // 100·(a[j]−b[j])/b[j] minus the smallest, in percentage points; and
-// resolved, whether the gap is larger than the spread. Empty or unequal
-// slices are an error.
+// resolved, whether the gap is an effect by the training lab's rule
+// (compare.Judge): at least two seeds, |gap| at least 0.3%, and |gap|
+// larger than the spread. Empty or unequal slices are an error.
 func Gap(a, b []float64) (gapPct, spreadPct float64, resolved bool, err error) {
 	return 0, 0, false, errors.New("exercise: write this function — see README.md")
 }
