@@ -24,9 +24,11 @@ var textSizes = []struct {
 }{
 	{MinWidth, MinHeight, Display{}, "the smallest layout"},
 	{1280, 720, Display{}, "fp8lab render and the figures"},
-	{991, 541, Display{PixelRatio: 1}, "the 1024×768 page's canvas"},
-	{1428, 920, Display{PixelRatio: 1}, "the 1920×1080 page's canvas"},
-	{1071, 3456, Display{PixelRatio: 3}, "a 390×844 phone's canvas, 357×1152 CSS px at 3×"},
+	{757, 594, Display{PixelRatio: 1}, "the 1024×768 page's canvas, beside the controls"},
+	{1432, 889, Display{PixelRatio: 1}, "the 1920×1080 page's canvas"},
+	{1024, 622, Display{PixelRatio: 1, TextScale: PresentationTextScale}, "presentation mode at 1024×768, above three rows of controls"},
+	{1920, 987, Display{PixelRatio: 1, TextScale: PresentationTextScale}, "presentation mode at 1920×1080"},
+	{1105, 3537, Display{PixelRatio: 3}, "a 390×844 phone's canvas, 368×1179 CSS px at 3×"},
 	{980, 417, Display{PixelRatio: 1}, "the desktop app's shortest picture"},
 }
 
