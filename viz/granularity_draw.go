@@ -181,9 +181,13 @@ func (s *granularityScene) planCases(st style, r image.Rectangle, ncols int) (ca
 		gap: st.px(8),
 	}
 	nrows := (len(s.cases) + ncols - 1) / ncols
-	barsH := st.px(8) + st.px(18) + plot.MeasureText("0", st.muted()).Height() + st.px(16)
+	barH := st.px(8) + st.px(18) + plot.MeasureText("0", st.muted()).Height() + st.px(16)
 	// fit sizes the maps in m, chartH of which the chart below takes.
 	fit := func(m image.Rectangle, chartH int) (casesPlan, bool) {
+		barsH := barH
+		if !colourBarsAbreast(st, m.Dx()) {
+			barsH = 2 * barH
+		}
 		cols, err := plot.SplitColumns(m, st.px(14), repeatWeights(ncols)...)
 		if err != nil {
 			return casesPlan{}, false
@@ -257,21 +261,53 @@ func (s *granularityScene) drawCases(dst *image.RGBA, st style, r image.Rectangl
 		plot.DrawText(dst, patch, float64(m.Min.X), float64(y+lay.headH+lay.labH+mapH+lay.gap), fitText(patch, label, m.Dx()))
 		y += rowFixed + 2*mapH
 	}
-	// Two colour bars side by side, each followed by its label.
+	// Two colour bars side by side, each followed by its label, or one
+	// above the other where the maps are narrow (beside the chart).
 	y += st.px(8)
 	cbH := st.px(18)
+	abreast := colourBarsAbreast(st, m.Dx())
 	w := (m.Dx() - st.px(24)) / 2
-	for i, b := range []struct {
-		v     plot.Scale
-		label string
-	}{{scaleV, "log₂ decode scale"}, {sqV, "patch SQNR (dB)"}} {
+	if !abreast {
+		w = m.Dx()
+	}
+	for i, b := range colourBars(scaleV, sqV) {
 		x0 := m.Min.X + i*(w+st.px(24))
+		if !abreast {
+			x0 = m.Min.X
+		}
 		lw := plot.MeasureText(b.label, plot.TextStyle{Size: st.th.LabelSize}).Width + st.px(24)
-		if err := hColorBar(dst, st, image.Rect(x0, y, x0+max(w-lw, w/3), y+cbH), plot.Viridis, b.v, b.label); err != nil {
+		if err := hColorBar(dst, st, image.Rect(x0, y, x0+w-lw, y+cbH), plot.Viridis, b.v, b.label); err != nil {
 			return err
+		}
+		if !abreast {
+			y += st.px(8) + cbH + plot.MeasureText("0", st.muted()).Height() + st.px(16)
 		}
 	}
 	return s.drawSQNRChart(dst, st, plan.chart)
+}
+
+// colourBar is one of the maps' colour scales and its label.
+type colourBar struct {
+	v     plot.Scale
+	label string
+}
+
+// colourBars lists the maps' two colour scales: decode scales, patch SQNR.
+func colourBars(scaleV, sqV plot.Scale) []colourBar {
+	return []colourBar{{scaleV, "log₂ decode scale"}, {sqV, "patch SQNR (dB)"}}
+}
+
+// colourBarsAbreast reports whether both colour bars, each at least half
+// as long as its label is wide, stand side by side in width w.
+func colourBarsAbreast(st style, w int) bool {
+	half := (w - st.px(24)) / 2
+	for _, b := range colourBars(nil, nil) {
+		lw := plot.MeasureText(b.label, plot.TextStyle{Size: st.th.LabelSize}).Width + st.px(24)
+		if half-lw < lw/2 {
+			return false
+		}
+	}
+	return true
 }
 
 // statsFit reports whether every case's numbers (caseLines) fit a column
@@ -465,9 +501,12 @@ func (s *granularityScene) drawSQNRChart(dst *image.RGBA, st style, r image.Rect
 			t := strings.TrimSuffix(dB(b.raw), " dB")
 			w := float64(plot.MeasureText(t, ts).Width)
 			if lying {
+				// Beside the bar's end, where the plot has room and the
+				// number is no taller than the pair of bars is apart.
 				p := ax.Map(b.v, at[i]-b.d)
 				ts.Align, ts.VAlign = plot.AlignLeft, plot.AlignMiddle
-				if p.X+st.pxf(3)+w <= float64(ax.Plot.Max.X) && ax.Y.Map(at[i]-b.d-width/2)-ax.Y.Map(at[i]-b.d+width/2) >= float64(plot.MeasureText(t, ts).Height())-st.pxf(2) {
+				apart := math.Abs(ax.Y.Map(2*half) - ax.Y.Map(0))
+				if p.X+st.pxf(3)+w <= float64(ax.Plot.Max.X) && float64(plot.MeasureText(t, ts).Height()) <= apart {
 					ax.DrawText(dst, t, p.X+st.pxf(3), p.Y, ts)
 				}
 				continue
