@@ -65,27 +65,6 @@ func TestFactsIndependentOfSize(t *testing.T) {
 	}
 }
 
-// productSizes are the pictures the product draws scenes at, each with the
-// display it draws them for: TestAxesReadable checks every one. The
-// canvas sizes are those Chromium gives the scene pages (the site's
-// canvasInfo measures them; presentation mode's canvas is the window less
-// the strip of controls, one to three rows high).
-var productSizes = []struct {
-	w, h int
-	d    Display
-	what string
-}{
-	{MinWidth, MinHeight, Display{}, "the smallest layout"},
-	{800, 500, Display{}, "the home page's thumbnails"},
-	{1280, 720, Display{}, "fp8lab render and the figures"},
-	{757, 594, Display{PixelRatio: 1}, "the 1024×768 page's canvas"},
-	{1432, 889, Display{PixelRatio: 1}, "the 1920×1080 page's canvas"},
-	{1024, 622, Display{PixelRatio: 1, TextScale: PresentationTextScale}, "presentation mode at 1024×768"},
-	{1920, 987, Display{PixelRatio: 1, TextScale: PresentationTextScale}, "presentation mode at 1920×1080"},
-	{1105, 3537, Display{PixelRatio: 3}, "a 390×844 phone's canvas, 368×1179 CSS px at 3×"},
-	{980, 417, Display{PixelRatio: 1}, "the desktop app's shortest picture"},
-}
-
 // Every axis that carries data (a linear or logarithmic scale; not the
 // categories of a bar chart, nor a strip that shows no scale) has at
 // least three labelled ticks and a label naming it, in every scene at
@@ -96,7 +75,7 @@ func TestAxesReadable(t *testing.T) {
 			t.Logf("%s: not checked: %s", name, why)
 			continue
 		}
-		for _, sz := range productSizes {
+		for _, sz := range textSizes {
 			s, err := New(name)
 			require.NoError(t, err)
 			var axes []*plot.Axes

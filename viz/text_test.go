@@ -12,17 +12,20 @@ import (
 )
 
 // textSizes are the pictures the product draws scenes at, each with the
-// display it draws them for. The canvas sizes are those Chromium gives
-// the scene pages (measured with the site's canvasInfo: the same at every
-// scene); the desktop app's picture is 980 wide beside its 300-px panel,
-// as short as 417 px in its default 1280×800 window when the explanation
-// under it takes its largest share (45% of the 758 px below the tabs).
+// display it draws them for (TestTextApart and TestAxesReadable check
+// every one). The canvas sizes are those Chromium gives the scene pages
+// (measured with the site's canvasInfo; presentation mode's canvas is the
+// window less the strip of controls, one to three rows high); the desktop
+// app's picture is 980 wide beside its 300-px panel, as short as 417 px in
+// its default 1280×800 window when the explanation under it takes its
+// largest share (45% of the 758 px below the tabs).
 var textSizes = []struct {
 	w, h int
 	d    Display
 	what string
 }{
 	{MinWidth, MinHeight, Display{}, "the smallest layout"},
+	{800, 500, Display{}, "the home page's thumbnails"},
 	{1280, 720, Display{}, "fp8lab render and the figures"},
 	{757, 594, Display{PixelRatio: 1}, "the 1024×768 page's canvas, beside the controls"},
 	{1432, 889, Display{PixelRatio: 1}, "the 1920×1080 page's canvas"},
