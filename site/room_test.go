@@ -35,19 +35,22 @@ const boxJS = `(e) => { const r = e.getBoundingClientRect(); return {Left: r.lef
 
 // firstScreen checks a scene page at scroll 0: the canvas, the takeaway
 // line (the explanation's first paragraph, in the same words) and the
-// first control are all inside the window.
+// first control are all inside the window; a takeaway too long for its
+// box shows the link to the whole text (it is never cut silently).
 func firstScreen(t *testing.T, tab *tabT) {
 	t.Helper()
 	type screen struct {
 		Canvas, Takeaway, Control box
 		Inner, Scroll             float64
 		Text, First               string
+		Clamped, More             bool
 	}
-	s := eval[screen](t, tab, `(() => { const b = `+boxJS+`;
-		return {Canvas: b(document.getElementById("canvas")), Takeaway: b(document.getElementById("takeaway")),
+	s := eval[screen](t, tab, `(() => { const b = `+boxJS+`, k = document.getElementById("takeaway");
+		return {Canvas: b(document.getElementById("canvas")), Takeaway: b(k),
 			Control: b(document.querySelector("#controls [data-param]")), Inner: innerHeight, Scroll: scrollY,
-			Text: document.getElementById("takeaway").textContent,
-			First: (document.querySelector("#explanation p") || {}).textContent || ""}; })()`)
+			Text: k.textContent, First: (document.querySelector("#explanation p") || {}).textContent || "",
+			Clamped: k.scrollHeight > k.clientHeight + 1, More: !!document.getElementById("takeaway-more").offsetParent}; })()`)
+	assert.Equal(t, s.Clamped, s.More, "a takeaway cut by its box shows \"Read on\", and only then")
 	require.Zero(t, s.Scroll, "the page opens scrolled")
 	for what, b := range map[string]box{"canvas": s.Canvas, "takeaway": s.Takeaway, "first control": s.Control} {
 		assert.True(t, b.Top >= 0 && b.Bottom <= s.Inner && b.Bottom > b.Top, "the %s %+v is not on the first screen (%.0f px high)", what, b, s.Inner)
