@@ -189,7 +189,7 @@ func (s *gpuScene) drawBandwidth(dst *image.RGBA, st style, r image.Rectangle) e
 		title += fmt.Sprintf(" (%s GB/s)", strconv.FormatFloat(m.copy.GBps, 'f', 0, 64))
 	}
 	th := st.th
-	ax, err := plot.NewAxes(r, xsc, ysc, plot.AxesOptions{Title: title, Theme: &th, HideYGrid: true})
+	ax, err := plot.NewAxes(r, xsc, ysc, plot.AxesOptions{Title: title, XLabel: "bandwidth, share of a copy's", Theme: &th, HideYGrid: true})
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func TestFactsIndependentOfSize(t *testing.T) {
 				require.NoError(t, err)
 				require.NoError(t, SetAll(s, set))
 				require.NoError(t, RenderFor(s, image.NewRGBA(image.Rect(0, 0, sz.w, sz.h)), sz.d), "%s at %dx%d", name, sz.w, sz.h)
-				facts, text := withoutPositions(s.Facts()), s.Explain()
+				facts, text := withoutPositions(s.Facts()), s.Explain().Paragraphs()
 				if i == 0 {
 					first, firstText = facts, text
 					continue
