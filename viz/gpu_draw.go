@@ -283,6 +283,9 @@ func (s *gpuScene) drawAccum(dst *image.RGBA, st style, r image.Rectangle) error
 	xlabel := "K, products per dot product"
 	if len(kinds) == 2 {
 		xlabel = "K (● growing, ▲ mixed signs)"
+		if plot.MeasureText(xlabel, plot.TextStyle{Size: st.th.LabelSize}).Width > r.Dx()-st.px(12) {
+			xlabel = "K (● growing, ▲ signed)" // a narrow chart
+		}
 	}
 	ax, err := st.axes(r, logTicks{LogScale: xl, ticks: ticks}, ysc, "Fast accumulation: error against K", xlabel, "relative error", legend...)
 	if err != nil {

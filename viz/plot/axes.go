@@ -302,8 +302,15 @@ func (a *Axes) Draw(dst *image.RGBA) {
 
 	ls := th.labelStyle()
 	if a.opts.XLabel != "" {
+		// Centred under the plot area, but kept inside the outer
+		// rectangle (a long label under a narrow plot).
 		ls.Align, ls.VAlign = AlignCenter, AlignBottom
-		DrawText(dst, a.opts.XLabel, float64(p.Min.X+p.Max.X)/2, float64(a.Outer.Max.Y-outerPad), ls)
+		w := float64(MeasureText(a.opts.XLabel, ls).Width)
+		cx := float64(p.Min.X+p.Max.X) / 2
+		if lo, hi := float64(a.Outer.Min.X+outerPad)+w/2, float64(a.Outer.Max.X-outerPad)-w/2; lo <= hi {
+			cx = math.Min(math.Max(cx, lo), hi)
+		}
+		DrawText(dst, a.opts.XLabel, cx, float64(a.Outer.Max.Y-outerPad), ls)
 	}
 	if a.opts.YLabel != "" {
 		ls.Align, ls.VAlign = AlignCenter, AlignTop
