@@ -80,6 +80,10 @@ func TestCanvasAtDeviceResolution(t *testing.T) {
 				assert.GreaterOrEqual(t, f.CtlLeft, f.Right, "the controls are beside the canvas")
 				assert.LessOrEqual(t, f.CtlBottom, f.Inner, "the controls reach below the window")
 				firstScreen(t, tab)
+				if name == "training" {
+					// Its canvas says "Check Train to start".
+					controlOnFirstScreen(t, tab, "#p-train")
+				}
 				px := smallestDrawn(t, name, c)
 				assert.GreaterOrEqual(t, px, float64(viz.MinTextCSS)-0.05, "smallest text on a %dx%d canvas: %.1f CSS px", c.W, c.H, px)
 				requireNotBlank(t, tab.shot(t, "#canvas"), name+" canvas")

@@ -59,6 +59,18 @@ func firstScreen(t *testing.T, tab *tabT) {
 	assert.Equal(t, s.First, s.Text, "the takeaway is the explanation's first paragraph")
 }
 
+// controlOnFirstScreen checks that the control matching sel is seen
+// without scrolling: inside the window and inside the visible part of the
+// column of controls (which scrolls on its own).
+func controlOnFirstScreen(t *testing.T, tab *tabT, sel string) {
+	t.Helper()
+	type where struct{ Control, Side box }
+	w := eval[where](t, tab, `(() => { const b = `+boxJS+`;
+		return {Control: b(document.querySelector(`+strconv.Quote(sel)+`)), Side: b(document.querySelector(".side"))}; })()`)
+	assert.True(t, w.Control.Top >= w.Side.Top && w.Control.Bottom <= w.Side.Bottom && w.Control.Bottom <= float64(eval[int](t, tab, `innerHeight`)),
+		"%s %+v is not in the controls seen first %+v", sel, w.Control, w.Side)
+}
+
 // phoneFirstScreen checks a scene page on a phone at scroll 0: the
 // navigation is one line with a Menu button, and the top of the canvas is
 // on the first screen, below the takeaway.
