@@ -49,9 +49,10 @@ func serverBase(t *testing.T) string {
 // On every scene at 1024×768 and 1920×1080 the canvas's backing store is
 // its CSS size times devicePixelRatio (the scene is drawn at the screen's
 // real resolution, not shrunk by CSS), the canvas takes most of the page's
-// width and ends inside the window (the controls beside it on a wide
-// screen, in the window too), and the smallest chart text is at least 14
-// CSS pixels.
+// width and ends inside the window, the controls beside it start in the
+// window too, the first screen holds the takeaway and a control
+// (firstScreen), the smallest chart text is at least 14 CSS pixels, and
+// presentation mode works (checkPresentation).
 func TestCanvasAtDeviceResolution(t *testing.T) {
 	tab := newTab(t)
 	for _, vp := range []struct {
@@ -70,24 +71,25 @@ func TestCanvasAtDeviceResolution(t *testing.T) {
 				assert.InDelta(t, c.CSSH*c.DPR, float64(c.H), 1, "backing store height")
 				assert.Greater(t, c.CSSW, 0.6*float64(vp.w), "the canvas takes most of the width")
 				// The canvas fits the window: a first click in it scrolls
-				// nothing. The controls are beside it on a wide screen, in
-				// the window, and right below it at 1024 px.
+				// nothing. The controls are beside it, in the window.
 				f := eval[struct{ Bottom, Right, Inner, CtlTop, CtlLeft, CtlBottom float64 }](t, tab, `(() => {
 					const r = document.getElementById("canvas").getBoundingClientRect(), c = document.querySelector(".side").getBoundingClientRect();
 					return {Bottom: r.bottom, Right: r.right, Inner: innerHeight, CtlTop: c.top, CtlLeft: c.left, CtlBottom: c.bottom};
 				})()`)
 				assert.LessOrEqual(t, f.Bottom, f.Inner, "the canvas reaches below the window")
-				if vp.w > 1100 {
-					assert.GreaterOrEqual(t, f.CtlLeft, f.Right, "the controls are beside the canvas")
-					assert.LessOrEqual(t, f.CtlBottom, f.Inner, "the controls reach below the window")
-				} else {
-					assert.GreaterOrEqual(t, f.CtlTop, f.Bottom, "the controls are below the canvas")
+				assert.GreaterOrEqual(t, f.CtlLeft, f.Right, "the controls are beside the canvas")
+				assert.LessOrEqual(t, f.CtlBottom, f.Inner, "the controls reach below the window")
+				firstScreen(t, tab)
+				if name == "training" {
+					// Its canvas says "Check Train to start".
+					controlOnFirstScreen(t, tab, "#p-train")
 				}
 				px := smallestDrawn(t, name, c)
 				assert.GreaterOrEqual(t, px, float64(viz.MinTextCSS)-0.05, "smallest text on a %dx%d canvas: %.1f CSS px", c.W, c.H, px)
 				requireNotBlank(t, tab.shot(t, "#canvas"), name+" canvas")
 				if vp.dpr == 1 {
 					tab.savePage(t, fmt.Sprintf("scene-%s-%dx%d", name, vp.w, vp.h))
+					checkPresentation(t, tab, name, vp.w, vp.h, vp.w == 1024)
 				}
 			})
 		}
@@ -116,8 +118,9 @@ func smallestDrawn(t *testing.T, name string, c canvasInfo) float64 {
 
 // At a phone's 390×844 every scene renders (its picture at the canvas's
 // size has no error) with its parts stacked on a tall canvas (the page
-// scrolls down) and its smallest text at least 14 CSS pixels, and no page
-// scrolls sideways.
+// scrolls down) and its smallest text at least 14 CSS pixels, no page
+// scrolls sideways, and the first screen shows the top of the canvas
+// below the takeaway, the navigation folded behind its Menu button.
 func TestPhoneLayout(t *testing.T) {
 	tab := newTab(t)
 	const w, h, dpr = 390, 844, 3
@@ -131,6 +134,7 @@ func TestPhoneLayout(t *testing.T) {
 			assert.GreaterOrEqual(t, px, float64(viz.MinTextCSS)-0.05, "smallest text on a %.0fx%.0f CSS px canvas", c.CSSW, c.CSSH)
 			requireNotBlank(t, tab.shot(t, "#canvas"), name+" canvas")
 			assert.LessOrEqual(t, eval[int](t, tab, `document.documentElement.scrollWidth`), eval[int](t, tab, `innerWidth`), "sideways scroll")
+			phoneFirstScreen(t, tab)
 			tab.savePage(t, fmt.Sprintf("scene-%s-%dx%d", name, w, h))
 		})
 	}
@@ -206,15 +210,16 @@ func TestQuickClicksAllCount(t *testing.T) {
 }
 
 // Presentation mode: ?present=1 and the key P make the canvas fill the
-// window with the controls collapsed; the canvas draws larger type.
+// window above the strip of controls; the canvas draws larger type; P
+// twice gives the same picture back.
 func TestPresentationMode(t *testing.T) {
 	tab := newTab(t)
 	c := openScene(t, tab, 1024, 768, 1, "range", "present", "1")
 	assert.InDelta(t, 1024, c.CSSW, 1)
-	assert.InDelta(t, 768, c.CSSH, 1)
-	assert.False(t, eval[bool](t, tab, `!!document.querySelector(".side").offsetParent`), "controls collapsed")
+	strip := eval[float64](t, tab, `document.querySelector(".side").getBoundingClientRect().top`)
+	assert.InDelta(t, strip, c.CSSH, 1, "the canvas ends where the strip of controls starts")
+	assert.True(t, eval[bool](t, tab, `!!document.querySelector(".side #controls [data-param]").offsetParent`), "the controls are in the strip")
 	before := tab.shot(t, "#canvas")
-	tab.savePage(t, "scene-range-present-1024x768")
 	tab.do(t, chromedp.KeyEvent("p"))
 	tab.waitDrawn(t)
 	assert.False(t, eval[bool](t, tab, `document.body.classList.contains("present")`))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -97,6 +98,8 @@ func TestHomePage(t *testing.T) {
 	}
 	assert.Equal(t, "448", rows[0][3])
 
+	// The Try-it boxes run the core module, loaded when they are in view.
+	tab.waitCore(t)
 	// Decode: E4M3FN code 0x7E shows 448; E5M2's max code shows 57344.
 	assert.Equal(t, "448", tab.text(t, "#dec-value"))
 	tab.set(t, "#dec-code", fmt.Sprintf("0x%02X", fp8.E5M2.MaxCode()))
@@ -118,9 +121,11 @@ func TestHomePage(t *testing.T) {
 	assert.Contains(t, tab.text(t, "#enc-out"), "not a number")
 	assert.True(t, eval[bool](t, tab, `document.getElementById("enc-value").getAttribute("aria-invalid") === "true"`))
 
-	// Thumbnails are drawn and titled by the scenes themselves.
+	// Thumbnails are drawn (when the site is made) and titled by the
+	// scenes themselves.
 	for _, name := range viz.Names() {
-		requireNotBlank(t, tab.shot(t, `a[data-scene="`+name+`"] canvas`), "thumbnail of "+name)
+		assert.Equal(t, 800, eval[int](t, tab, `document.querySelector('a[data-scene="`+name+`"] img').naturalWidth`), "thumbnail of %s", name)
+		requireNotBlank(t, tab.shot(t, `a[data-scene="`+name+`"] img`), "thumbnail of "+name)
 		s, err := viz.New(name)
 		require.NoError(t, err)
 		assert.Equal(t, s.Title(), tab.text(t, `a[data-scene="`+name+`"] strong`))
@@ -139,14 +144,27 @@ func TestKeyboardNavigation(t *testing.T) {
 		Outline string `json:"outline"`
 	}
 	var seen []string
-	for i := 0; i < 4; i++ {
-		tab.do(t, chromedp.KeyEvent("\t"))
+	step := func(key string) {
+		tab.do(t, chromedp.KeyEvent(key))
 		f := eval[focus](t, tab, `(() => { const e = document.activeElement; const s = getComputedStyle(e);
 			return {text: e.textContent.trim(), outline: s.outlineStyle + " " + s.outlineWidth}; })()`)
 		seen = append(seen, f.Text)
 		assert.Contains(t, f.Outline, "solid", "focus on %q is visible", f.Text)
 	}
-	assert.Equal(t, []string{"Skip to content", "fp8lab", "Home", "Explorer"}, seen)
+	for i := 0; i < 3; i++ {
+		step("\t")
+	}
+	// At 1366 px the navigation is folded behind its Menu button: Enter
+	// opens it, Tab walks its links, Escape folds it again.
+	assert.Equal(t, []string{"Skip to content", "fp8lab", "Menu"}, seen)
+	tab.do(t, chromedp.KeyEvent("\r"))
+	assert.Equal(t, "true", eval[string](t, tab, `document.querySelector(".nav-toggle").getAttribute("aria-expanded")`))
+	step("\t")
+	step("\t")
+	assert.Equal(t, []string{"Home", "Explorer"}, seen[3:])
+	tab.do(t, chromedp.KeyEvent(kb.Escape))
+	assert.False(t, eval[bool](t, tab, `!!document.querySelector(".site-nav").offsetParent`), "Escape folds the navigation")
+	assert.Equal(t, "Menu", eval[string](t, tab, `document.activeElement.textContent.trim()`), "focus goes back to the button")
 }
 
 // sceneURL is the page of one scene with parameters.

@@ -304,22 +304,23 @@ func (s *delayedScene) Render(dst *image.RGBA) error {
 		// and keep to two lines at a phone's width.
 		titles[0], titles[1] = "|x| of each step and the scale's window", "Scale: delayed and current"
 	}
-	xlabel := "training step"
+	// The three plots share one time line, labelled under the last; short
+	// pictures drop the plot titles (the axis labels stay).
 	if body.Dy() < st.px(480) {
-		titles, xlabel = []string{"", "", ""}, ""
-		if rows, err = plot.SplitRows(plots, st.px(4), 1.1, 1, 1.3); err != nil {
+		titles = []string{"", "", ""}
+		if rows, err = plot.SplitRows(plots, st.px(4), 1, 0.9, 1.5); err != nil {
 			return err
 		}
 	}
 	axes, err := alignedAxes(rows,
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, yAmax, titles[0], "", "magnitude", keys[0]...)
+			return st.sharedAxes(r, xs, yAmax, titles[0], "magnitude", keys[0]...)
 		},
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, yScale, titles[1], "", "scale", keys[1]...)
+			return st.sharedAxes(r, xs, yScale, titles[1], "scale", keys[1]...)
 		},
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, ySQ, titles[2], xlabel, "SQNR (dB)", keys[2]...)
+			return st.axes(r, xs, ySQ, titles[2], "training step", "SQNR (dB)", keys[2]...)
 		})
 	if err != nil {
 		return err

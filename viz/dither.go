@@ -12,6 +12,12 @@ import (
 // ditherMaxFrames is the largest number of stochastic frames averaged.
 const ditherMaxFrames = 256
 
+// The size of the mystery image the scene quantizes, whatever size it is
+// drawn at: its numbers (PSNR, SSIM) are the same on a phone and on a
+// projector, and the picture shows the image enlarged, or a crop of it at
+// pixel scale where the whole would be too small (drawImages).
+const ditherImgW, ditherImgH = 128, 96
+
 // Animator is implemented by scenes that change by themselves over time,
 // such as the dither scene, whose average of N stochastic frames grows
 // while its "animate" parameter is on. The desktop app and the playground
@@ -39,7 +45,6 @@ type ditherScene struct {
 	psnr                  []float64 // PSNR of the mean of frames 0..n-1, n = 1..len
 	avg                   *dither.Gray
 	levels                int
-	imgW, imgH            int // size of the mystery image, from the last render
 	tinyKey               string
 	tiny                  *dither.TinyUpdateResult
 	tinyStart, tinyUpdate float64
@@ -67,7 +72,7 @@ func newDither() Scene {
 		Param{Name: "levels", Label: "Grey levels", Kind: ParamInt, Min: 2, Max: 16, Step: 1, Default: "2",
 			Help: "number of evenly spaced levels (with grid=levels)"},
 		Param{Name: "frames", Label: "Frames N", Kind: ParamInt, Min: 1, Max: ditherMaxFrames, Step: 1, Default: "16",
-			Help: "how many stochastic frames are averaged; setting N by hand stops Grow N live, so N stays where you put it"},
+			Help: "how many stochastic frames are averaged; setting N by hand stops Grow N live, so N stays where you put it", MovedBy: "animate"},
 		Param{Name: "animate", Label: "Grow N live", Kind: ParamBool, Default: "true",
 			Help: "N grows by one frame at every screen refresh and the box clears itself at 256; ticking it at 256 starts again from 1"},
 		Param{Name: "bits", Label: "Random bits", Kind: ParamInt, Min: 1, Max: 32, Step: 1, Default: "32",
@@ -175,12 +180,9 @@ func (s *ditherScene) once(m dither.Method) (*dither.Gray, float64, error) {
 // curve and the tiny-update experiment up to date. Adding frames reuses
 // the running sum, so growing N costs one frame per step.
 func (s *ditherScene) compute() error {
-	if s.imgW == 0 {
-		s.imgW, s.imgH = 128, 96
-	}
-	key := s.ps.key("grid", "levels", "bits", "bayer", "seed") + fmt.Sprintf("%dx%d", s.imgW, s.imgH)
+	key := s.ps.key("grid", "levels", "bits", "bayer", "seed")
 	if key != s.key {
-		img, err := dither.Mystery(s.imgW, s.imgH)
+		img, err := dither.Mystery(ditherImgW, ditherImgH)
 		if err != nil {
 			return err
 		}

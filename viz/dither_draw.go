@@ -25,7 +25,15 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	cols, err := st.split(body, st.px(24), []float64{1.85, 1}, []float64{1.2, 1})
+	// A short, wide picture (the desktop app's) puts the two charts side
+	// by side right of the pictures: one above the other they would be
+	// too flat to read.
+	wide := []float64{1.6, 1}
+	sideBySide := !st.stacked && body.Dx() > 12*body.Dy()/5
+	if sideBySide {
+		wide = []float64{1.85, 0.8, 0.8}
+	}
+	cols, err := st.split(body, st.px(24), wide, []float64{1.2, 1})
 	if err != nil {
 		return err
 	}
@@ -41,7 +49,7 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if st.stacked {
 		// A phone: the pictures and the table take what they need, the
 		// two charts share the rest of the height.
-		if c, l, ok := s.stackedParts(st, body); ok {
+		if c, l, ok := s.stackedParts(st, displayOf(dst), body); ok {
 			cols, left = c, l
 		}
 	}
@@ -49,18 +57,6 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	// The image is drawn at zoom 2, so that single pixels of the dither
-	// patterns stay visible: its size follows the panels' size.
-	// DrawImagePanel keeps one pixel for the frame on each side, and the
-	// cells of a grid may differ by a pixel: the narrowest decides.
-	capH := st.px(24)
-	cw, chh := cells[0].Dx(), cells[0].Dy()
-	for _, c := range cells {
-		cw, chh = min(cw, c.Dx()), min(chh, c.Dy())
-	}
-	w := min((cw-2)/2, (chh-2-capH)/2*4/3)
-	w = min(max(w/4*4, 64), 320)
-	s.imgW, s.imgH = w, w*3/4
 	if err := s.compute(); err != nil {
 		errorPanel(dst, body, st, err.Error())
 		return nil
@@ -69,9 +65,33 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 		return err
 	}
 	s.drawScores(dst, st, left[1])
-	right, err := plot.SplitRows(cols[1], st.px(14), 1, 1)
-	if err != nil {
-		return err
+	right := cols[1:]
+	if !sideBySide {
+		// One above the other where both fit with plots tall enough for
+		// three tick labels and their keys above them; else (the
+		// smallest pictures) the PSNR
+		// chart, which the images' lesson rests on, takes the column and
+		// the tiny-update experiment gives way.
+		// The tiny-update chart's title and legend take more lines.
+		if right, err = plot.SplitRows(cols[1], st.px(14), 1, 1.15); err != nil {
+			return err
+		}
+		least := 3*plot.MeasureText("0", plot.TextStyle{Size: st.th.TickSize}).Height() + st.px(6)
+		lin, err := plot.NewLinear(0, 1)
+		if err != nil {
+			return err
+		}
+		a, _, err := psnrAxes(st, right[0], lin, lin)
+		if err != nil {
+			return err
+		}
+		b, _, err := s.tinyAxes(st, right[1], lin, lin)
+		if err != nil {
+			return err
+		}
+		if min(a.Plot.Dy(), b.Plot.Dy()) < least || !a.HasLegendStrip() || !b.HasLegendStrip() {
+			return s.drawPSNR(dst, st, cols[1])
+		}
 	}
 	if err := s.drawPSNR(dst, st, right[0]); err != nil {
 		return err
@@ -84,15 +104,16 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 // titles and legends, wrapped to the width, take their own room above
 // them), the pictures and the table above in what is left. The plot areas
 // give up height, down to half as much, where the pictures would get less
-// than their smallest size (64 pixels wide at zoom 2, as Render chooses
-// it, captions of one line); it reports false when even that
-// leaves too little.
-func (s *ditherScene) stackedParts(st style, body image.Rectangle) (cols, left []image.Rectangle, ok bool) {
+// than their smallest size (a crop ditherStackedCrop image pixels tall at
+// drawImages' least zoom, captions of two lines); it reports false when
+// even that leaves too little.
+func (s *ditherScene) stackedParts(st style, d Display, body image.Rectangle) (cols, left []image.Rectangle, ok bool) {
 	head := st.text(15, plot.FontBold, color.RGBA{})
 	title := wrapText("Pixel by pixel, and as the eye sees it from farther away (blur σ = "+s.ps.str("blur")+" px)", head, body.Dx())
 	scoresH := (len(title) + 1 + ditherScored) * (plot.MeasureText("Xg", head).Height() + st.px(4))
 	lineH := plot.MeasureText("Xg", plot.TextStyle{Size: 14 * st.s}).Height() + st.px(4)
-	imagesMin := 3*(2*64*3/4+2+st.px(4)+lineH) + 2*st.px(10)
+	least, _, _ := ditherZoom(st, d, 0, 0)
+	imagesMin := 3*(ditherStackedCrop*least+2+st.px(4)+2*lineH) + 2*st.px(10)
 	room := body.Dy() - imagesMin - st.px(12) - scoresH - st.px(24) // for the charts
 	chartsH := 0
 	for frac := ditherStackedPlot; chartsH == 0; frac -= 0.05 {
@@ -116,12 +137,21 @@ func (s *ditherScene) stackedParts(st style, body image.Rectangle) (cols, left [
 	return []image.Rectangle{top, charts}, l, true
 }
 
+// ditherStackedCrop is the height, in image pixels, of the crop a stacked
+// picture shows of each image at least.
+const ditherStackedCrop = 40
+
 // ditherStackedPlot is the height of a stacked picture's chart plot areas,
 // as a fraction of their width.
 const ditherStackedPlot = 0.45
 
 // drawImages shows the original and the five quantizations, as quantized
-// or, with view=blurred, after the eye blur.
+// or, with view=blurred, after the eye blur: all at one zoom, the largest
+// whole number of device pixels per image pixel at which every panel fits
+// its cell with its caption. Where that zoom would leave an image pixel
+// smaller than a CSS pixel (two on a phone), too small to show a dither
+// pattern, each panel shows the same centred crop of its image at that
+// many pixels per pixel instead, and the original's caption says so.
 func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectangle) error {
 	n := s.ps.int("frames")
 	panels := []struct {
@@ -140,6 +170,51 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 	th.MutedText = th.Foreground
 	cs := plot.TextStyle{Size: th.TickSize, Color: th.Foreground, Align: plot.AlignCenter, VAlign: plot.AlignTop}
 	lineH := plot.MeasureText("Xg", cs).Height() + st.px(4)
+	cellW, cellH := cells[0].Dx(), cells[0].Dy()
+	for _, c := range cells {
+		cellW, cellH = min(cellW, c.Dx()), min(cellH, c.Dy())
+	}
+	// captionOf returns the caption lines of panel i: "name · PSNR" on one
+	// line when it fits the cell, else the name (wrapped) over the PSNR.
+	// A stacked picture leaves the PSNR to the table below, to give its
+	// charts the height, and so does a picture whose captions would
+	// otherwise leave the images too little room to show whole.
+	withPSNR := !st.stacked
+	captionOf := func(i int, name string) []string {
+		psnr := panels[i].psnr
+		if !withPSNR {
+			psnr = ""
+		}
+		lines := []string{name}
+		if psnr != "" {
+			lines[0] += " · " + psnr
+		}
+		if plot.MeasureText(lines[0], cs).Width > cellW {
+			lines = wrapText(name, cs, cellW)
+			if psnr != "" {
+				lines = append(lines, psnr)
+			}
+		}
+		return lines
+	}
+	fit := func() (zoom, cw, ch int) {
+		capLines := 2 // the original's caption when cropped
+		for i, p := range panels {
+			capLines = max(capLines, len(captionOf(i, p.name)))
+		}
+		return ditherZoom(st, displayOf(dst), cellW-2, cellH-2-st.px(4)-capLines*lineH)
+	}
+	zoom, cw, ch := fit()
+	if withPSNR && (cw < ditherImgW || ch < ditherImgH) {
+		withPSNR = false
+		if z, w, h := fit(); w == ditherImgW && h == ditherImgH {
+			zoom, cw, ch = z, w, h
+		} else {
+			withPSNR = true
+		}
+	}
+	cropped := cw < ditherImgW || ch < ditherImgH
+	x0, y0 := (ditherImgW-cw)/2, (ditherImgH-ch)/2
 	for i, p := range panels {
 		g := p.g
 		if s.ps.str("view") == "blurred" {
@@ -148,29 +223,14 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 				return err
 			}
 		}
-		// The caption is "name · PSNR" on one line when it fits the cell,
-		// else the name (wrapped) over the PSNR. A stacked picture leaves
-		// the PSNR to the table below, to give its charts the height.
-		if st.stacked {
-			p.psnr = ""
+		if i == 0 && cropped {
+			p.name = fmt.Sprintf("original: centre %d×%d of %d×%d", cw, ch, ditherImgW, ditherImgH)
 		}
-		caption := p.name
-		if p.psnr != "" {
-			caption += " · " + p.psnr
-		}
-		if plot.MeasureText(caption, cs).Width <= cells[i].Dx() {
-			if _, err := plot.DrawImagePanel(dst, cells[i], g.Pix(), g.Width(), g.Height(), plot.ImageStyle{Caption: caption, Theme: &th}); err != nil {
-				return err
-			}
-			continue
-		}
-		lines := wrapText(p.name, cs, cells[i].Dx())
-		if p.psnr != "" {
-			lines = append(lines, p.psnr)
-		}
-		r := cells[i]
-		r.Max.Y -= len(lines) * lineH
-		img, err := plot.DrawImagePanel(dst, r, g.Pix(), g.Width(), g.Height(), plot.ImageStyle{Theme: &th})
+		lines := captionOf(i, p.name)
+		c := cells[i]
+		w, h := cw*zoom+2, ch*zoom+2
+		r := image.Rect(c.Min.X+(c.Dx()-w)/2, c.Min.Y, c.Min.X+(c.Dx()-w)/2+w, c.Min.Y+h)
+		img, err := plot.DrawImagePanel(dst, r, cropGray(g, x0, y0, cw, ch), cw, ch, plot.ImageStyle{Theme: &th})
 		if err != nil {
 			return err
 		}
@@ -181,6 +241,35 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 		}
 	}
 	return nil
+}
+
+// ditherZoom returns the zoom (device pixels per image pixel) and the part
+// of the image (cw×ch, centred) that drawImages shows in w×h device pixels:
+// the whole image at the largest zoom that fits, unless that zoom is below
+// the least one (d's pixel ratio, twice that in a stacked picture), where a
+// crop of the image at the least zoom fills w×h.
+func ditherZoom(st style, d Display, w, h int) (zoom, cw, ch int) {
+	least := int(math.Ceil(d.ratio()))
+	if st.stacked {
+		least = int(math.Ceil(2 * d.ratio()))
+	}
+	if z := min(w/ditherImgW, h/ditherImgH); z >= least {
+		return z, ditherImgW, ditherImgH
+	}
+	return least, min(max(w/least, 1), ditherImgW), min(max(h/least, 1), ditherImgH)
+}
+
+// cropGray returns the w×h pixels of g from (x0, y0), row by row.
+func cropGray(g *dither.Gray, x0, y0, w, h int) []float32 {
+	pix := g.Pix()
+	if x0 == 0 && y0 == 0 && w == g.Width() && h == g.Height() {
+		return pix
+	}
+	out := make([]float32, 0, w*h)
+	for y := y0; y < y0+h; y++ {
+		out = append(out, pix[y*g.Width()+x0:y*g.Width()+x0+w]...)
+	}
+	return out
 }
 
 // drawScores draws the table of raw PSNR, PSNR after the eye blur and
@@ -355,7 +444,7 @@ func (s *ditherScene) drawTiny(dst *image.RGBA, st style, r image.Rectangle) err
 	if err != nil {
 		return err
 	}
-	ys, err := plot.NewLinear(lo-pad, hi+pad*2.5)
+	ys, err := plot.NewLinear(lo-pad, hi+pad)
 	if err != nil {
 		return err
 	}
@@ -396,7 +485,7 @@ func psnrLegend(st style, short bool) []plot.LegendEntry {
 // they leave room for. Where the plot would be short, the title gives way
 // first: the y label and the legend say what the chart shows.
 func psnrAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, []plot.LegendEntry, error) {
-	return keyedAxes(st, r, xs, ys, "PSNR against the original", "frames averaged, N", "PSNR (dB)", psnrLegend, true)
+	return keyedAxes(st, r, xs, ys, "PSNR against the original", "", "frames averaged, N", "PSNR (dB)", psnrLegend)
 }
 
 // ditherMinPlot is the least height of a chart's plot area, as a fraction
@@ -404,32 +493,26 @@ func psnrAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, []plo
 // lower, a plot has room for one y tick (the 1024×768 page's canvas).
 const ditherMinPlot = 1.0 / 3
 
-// keyedAxes makes axes whose legend never goes missing: a chart without
-// its key cannot be read. It takes the first of these that leaves a strip
-// for the legend and a plot area at least ditherMinPlot as tall as wide:
-// the full legend, its short form, then the short form with the title
-// (spareTitle) or else the x label left out; where none is that tall, the
-// one of these three with the tallest plot (the chart keeps the text it
-// cannot spare). Where the legend finds no strip above the plot
-// (the smallest pictures) an axis label gives its room to it: the y label
-// (its width lets the key's entries pair up in rows), else the x label
-// (its height), else both; the legend names the curves and the ticks keep
-// the scale (NewAxes already gives the title up for it).
-func keyedAxes(st style, r image.Rectangle, xs, ys plot.Scale, title, xlabel, ylabel string, legend func(style, bool) []plot.LegendEntry, spareTitle bool) (*plot.Axes, []plot.LegendEntry, error) {
+// keyedAxes makes axes whose legend and axis labels never go missing: a
+// chart without its key or without the names of its axes cannot be read.
+// It takes the first of these that leaves a strip for the legend and a
+// plot area at least ditherMinPlot as tall as wide: the full legend, its
+// short form, then the short form under the short title (which may be
+// empty); where none is that tall, the one with the tallest plot. Where
+// the legend finds no strip above the plot (the smallest pictures), the
+// title gives its room up and the legend goes where Legend finds a free
+// place.
+func keyedAxes(st style, r image.Rectangle, xs, ys plot.Scale, title, shortTitle, xlabel, ylabel string, legend func(style, bool) []plot.LegendEntry) (*plot.Axes, []plot.LegendEntry, error) {
 	type try struct {
-		short         bool
-		title, xl, yl string
+		short bool
+		title string
 	}
-	spared := try{true, title, "", ylabel}
-	if spareTitle {
-		spared = try{true, "", xlabel, ylabel}
-	}
-	var first *plot.Axes // the tallest of the first three so far, else the first
-	var firstL []plot.LegendEntry
-	for i, t := range []try{{false, title, xlabel, ylabel}, {true, title, xlabel, ylabel}, spared,
-		{true, title, xlabel, ""}, {true, title, "", ylabel}, {true, title, "", ""}} {
+	tries := []try{{false, title}, {true, title}, {true, shortTitle}}
+	var best *plot.Axes
+	var bestL []plot.LegendEntry
+	for _, t := range tries {
 		l := legend(st, t.short)
-		ax, err := st.axes(r, xs, ys, t.title, t.xl, t.yl, l...)
+		ax, err := st.axes(r, xs, ys, t.title, xlabel, ylabel, l...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -439,15 +522,15 @@ func keyedAxes(st style, r image.Rectangle, xs, ys plot.Scale, title, xlabel, yl
 		if float64(ax.Plot.Dy()) >= ditherMinPlot*float64(ax.Plot.Dx()) {
 			return ax, l, nil
 		}
-		if first == nil || (i < 3 && ax.Plot.Dy() > first.Plot.Dy()) {
-			first, firstL = ax, l
+		if best == nil || ax.Plot.Dy() > best.Plot.Dy() {
+			best, bestL = ax, l
 		}
 	}
-	if first != nil {
-		return first, firstL, nil
+	if best != nil {
+		return best, bestL, nil
 	}
 	l := legend(st, true)
-	ax, err := st.axes(r, xs, ys, title, "", "", l...)
+	ax, err := st.axes(r, xs, ys, "", xlabel, ylabel, l...)
 	return ax, l, err
 }
 
@@ -468,8 +551,8 @@ func tinyLegend(st style, short bool) []plot.LegendEntry {
 // tinyAxes makes the axes of the tiny-updates chart in r and returns the
 // legend they leave room for.
 func (s *ditherScene) tinyAxes(st style, r image.Rectangle, xs, ys plot.Scale) (*plot.Axes, []plot.LegendEntry, error) {
-	title := fmt.Sprintf("Tiny updates: w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format"))
-	return keyedAxes(st, r, xs, ys, title, "step", "w", tinyLegend, false)
+	update := fmt.Sprintf("w += 2%s in %s", plot.Superscript(s.ps.int("tiny_update")), s.ps.str("tiny_format"))
+	return keyedAxes(st, r, xs, ys, "Tiny updates: "+update, update, "step", "w", tinyLegend)
 }
 
 // chartsHeight returns the height the two charts of a stacked picture need

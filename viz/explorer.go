@@ -363,6 +363,24 @@ func (s *explorer) layout(st style, body image.Rectangle) explorerLayout {
 		return L
 	}
 	L.left, L.right = cols[0], cols[1]
+	if !st.stacked {
+		// The grid's cells are square: where the column is too narrow for
+		// the cells the height allows (a tall picture, a 1920×1080
+		// screen), it widens, as long as the bits and the text keep
+		// st.px(560).
+		gc := 1 << ((s.f.Bits() + 1) / 2)
+		gr := s.f.NumCodes() / gc
+		entries, ls := s.gridLegend(st)
+		legend := max(st.px(58), plot.MeasureInlineLegend(L.right.Dx()-st.px(8), entries, ls, &st.th).Y+st.px(16))
+		byHeight := (L.right.Dy() - st.px(52) - legend) / gr
+		if want := st.px(46) + gc*byHeight + st.px(8); want > L.right.Dx() {
+			w := min(want, body.Dx()-st.px(28)-st.px(560))
+			if w > L.right.Dx() {
+				L.left.Max.X = body.Max.X - w - st.px(28)
+				L.right.Min.X = body.Max.X - w
+			}
+		}
+	}
 	// Bit cells: one row, fields separated by a wider gap.
 	n := s.f.Bits()
 	sp := s.f.Spec()
@@ -400,7 +418,7 @@ func (s *explorer) layout(st style, body image.Rectangle) explorerLayout {
 	// where that is short, see drawInfo).
 	need := s.drawInfo(nil, st, image.Rect(L.left.Min.X, top, L.left.Max.X, top+1<<20)) - top + st.px(12) // and the margin drawInfo keeps at the foot
 	infoH = max(infoH, min(need, L.left.Max.Y-top-st.px(100)))
-	lineH := min(st.px(230), L.left.Max.Y-top-infoH)
+	lineH := min(st.px(300), L.left.Max.Y-top-infoH)
 	L.info = image.Rect(L.left.Min.X, top, L.left.Max.X, top+infoH)
 	L.line = image.Rect(L.left.Min.X, top+infoH, L.left.Max.X, top+infoH+lineH)
 	// Code grid: square cells, row labels on the left, column labels on top.

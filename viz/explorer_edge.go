@@ -198,9 +198,16 @@ func (s *explorer) drawNumberLine(dst *image.RGBA, st style, r image.Rectangle) 
 	if sgn != 0 {
 		title = "Where it lies: max, and beyond"
 	}
-	ax, err := plot.NewAxes(r, xs, ys, plot.AxesOptions{Title: title, Theme: &th, HideYGrid: true})
+	// Where the strip is short (a projector's canvas, the desktop app),
+	// its title gives way: the labels of its zones say what it shows.
+	ax, err := plot.NewAxes(r, xs, ys, plot.AxesOptions{Title: title, XLabel: "value", Theme: &th, HideYGrid: true})
+	if err == nil && ax.Plot.Dy() < st.px(60) {
+		err = plot.ErrTooSmall
+	}
 	if err != nil {
-		return
+		if ax, err = plot.NewAxes(r, xs, ys, plot.AxesOptions{XLabel: "value", Theme: &th, HideYGrid: true}); err != nil {
+			return
+		}
 	}
 	ax.Draw(dst)
 	clip := ax.Clip(dst)

@@ -162,9 +162,9 @@ func TestExplorerStripLabelsApart(t *testing.T) {
 		d    Display
 	}{
 		{MinWidth, MinHeight, Display{}},
-		{991, 541, Display{PixelRatio: 1}},   // the 1024×768 page's canvas (as textSizes)
-		{1428, 920, Display{PixelRatio: 1}},  // the 1920×1080 page's
-		{1071, 3456, Display{PixelRatio: 3}}, // a 390×844 phone's, 357×1152 CSS px
+		{757, 594, Display{PixelRatio: 1}},   // the 1024×768 page's canvas (as textSizes)
+		{1432, 889, Display{PixelRatio: 1}},  // the 1920×1080 page's
+		{1105, 3537, Display{PixelRatio: 3}}, // a 390×844 phone's, 368×1179 CSS px
 		{1280, 720, Display{}},               // the desktop window
 		{980, 447, Display{PixelRatio: 1}},   // the desktop app's picture beside its panel
 	}

@@ -191,7 +191,7 @@ func (s *gpuScene) drawBandwidth(dst *image.RGBA, st style, r image.Rectangle) e
 		title += fmt.Sprintf(" (%s GB/s)", strconv.FormatFloat(m.copy.GBps, 'f', 0, 64))
 	}
 	th := st.th
-	ax, err := plot.NewAxes(r, xsc, ysc, plot.AxesOptions{Title: title, Theme: &th, HideYGrid: true})
+	ax, err := plot.NewAxes(r, xsc, ysc, plot.AxesOptions{Title: title, XLabel: "bandwidth, share of a copy's", Theme: &th, HideYGrid: true})
 	if err != nil {
 		return err
 	}
@@ -285,6 +285,9 @@ func (s *gpuScene) drawAccum(dst *image.RGBA, st style, r image.Rectangle) error
 	xlabel := "K, products per dot product"
 	if len(kinds) == 2 {
 		xlabel = "K (● growing, ▲ mixed signs)"
+		if plot.MeasureText(xlabel, plot.TextStyle{Size: st.th.LabelSize}).Width > r.Dx()-st.px(12) {
+			xlabel = "K (● growing, ▲ signed)" // a narrow chart
+		}
 	}
 	ax, err := st.axes(r, logTicks{LogScale: xl, ticks: ticks}, ysc, "Fast accumulation: error against K", xlabel, "relative error", legend...)
 	if err != nil {

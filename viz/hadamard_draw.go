@@ -30,7 +30,14 @@ func (s *hadamardScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	left, err := plot.SplitRows(cols[0], st.px(16), 1, 1)
+	// The histograms one above the other, or side by side on a short
+	// picture (the desktop app's), where stacked they would be too flat
+	// for three labels on their count axes.
+	split := plot.SplitRows
+	if cols[0].Dy() < st.px(400) && cols[0].Dx() >= st.px(400) {
+		split = plot.SplitColumns
+	}
+	left, err := split(cols[0], st.px(16), 1, 1)
 	if err != nil {
 		return err
 	}

@@ -184,7 +184,7 @@ func TestHadamardNotesCoverNoData(t *testing.T) {
 		mu.Unlock()
 	})
 	defer stop()
-	sizes := []image.Point{{480, 270}, {1280, 720}, {991, 541}, {1428, 920}, {1071, 3456}, {980, 417}}
+	sizes := []image.Point{{480, 270}, {1280, 720}, {757, 594}, {1432, 889}, {1105, 3537}, {980, 417}}
 	for _, set := range []map[string]string{nil, {"block": "256"}, {"outlier": "20", "format": "E4M3FN"}, {"n": "256", "rows": "64", "outliers": "8"}} {
 		for _, sz := range sizes {
 			s, err := New("hadamard")

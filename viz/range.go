@@ -303,16 +303,18 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 	// so that every lane keeps its label.
 	lanesWeight, spacingWeight, short := 1.0, 1.05, body.Dy() < st.px(480)
 	// Each lane needs its label's height plus the axis' spacing between
-	// labels (8 px); the x axis and the title about four labels more.
+	// labels, and a label's height more for the axis (whose tick
+	// labels the spacing plot below draws); the spacing plot needs three
+	// y tick labels, its x tick labels, its x label and its title.
 	th1 := float64(plot.MeasureText("Xg", plot.TextStyle{Size: st.th.TickSize}).Height())
-	want, least := float64(len(s.formats))*(th1+10)+3*th1, 8*th1 // lanes, and the spacing plot's least height
+	want, least := float64(len(s.formats))*(th1+st.pxf(6))+th1, 9*th1 // lanes, and the spacing plot's least height
 	if st.stacked {
 		// A phone's lanes are too narrow for labels beside the markers:
 		// they get two rows of labels below them.
-		want = float64(len(s.formats))*laneTwoRows(st) + 3*th1
+		want = float64(len(s.formats))*laneTwoRows(st) + th1
 	}
 	if short {
-		least = 6 * th1
+		least = 7.5 * th1
 	} else {
 		want += 2 * th1 // the title
 	}
@@ -404,7 +406,8 @@ func (s *rangeScene) lanesAxes(st style, r image.Rectangle, lo, hi float64, shor
 	if short {
 		title = ""
 	}
-	return st.axes(r, xs, band, title, "", "")
+	// The spacing plot below shares the |x| axis and labels it.
+	return st.sharedAxes(r, xs, band, title, "")
 }
 
 // sawtooth returns the points of ULP(x)/|x| (or ULP(x)) for x from the
@@ -479,11 +482,10 @@ func (s *rangeScene) spacingAxes(st style, r image.Rectangle, lo, hi, ylo, yhi f
 	if s.ps.str("spacing") != "relative" {
 		title, ylabel = "Absolute spacing: the gap to the next value", "ULP"
 	}
-	xlabel := "|x|"
 	if short {
-		title, xlabel = "", ""
+		title = ""
 	}
-	return st.axes(r, xs, ys, title, xlabel, ylabel)
+	return st.axes(r, xs, ys, title, "|x|", ylabel)
 }
 
 // drawSpacing draws the saw-tooth of every format, the focused one on top.

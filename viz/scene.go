@@ -37,6 +37,11 @@ type Param struct {
 	Step    float64   `json:"step,omitempty"`
 	Default string    `json:"default"`
 	Help    string    `json:"help,omitempty"`
+	// MovedBy names the bool parameter while which is "true" the scene
+	// changes this one by itself (an Animator's animation): a link to the
+	// scene leaves this one out then, so that it reopens moving, as seen,
+	// rather than stopped at the value the link was copied at.
+	MovedBy string `json:"movedBy,omitempty"`
 }
 
 // Scene is one visualization. Implementations are not safe for concurrent

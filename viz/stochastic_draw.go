@@ -23,15 +23,26 @@ var (
 // against r below.
 func (s *stochasticScene) draw(dst *image.RGBA, st style, body image.Rectangle) error {
 	compact := body.Dy() < st.px(480)
-	rows, err := plot.SplitRows(body, st.px(10), 1, 1.1)
-	if err != nil {
-		return err
+	var rows, cols []image.Rectangle
+	// The charts below get a little more where their keys would otherwise
+	// find no strip above them (the smallest pictures).
+	for _, lower := range []float64{1.1, 1.3} {
+		var err error
+		if rows, err = plot.SplitRows(body, st.px(10), 1, lower); err != nil {
+			return err
+		}
+		if cols, err = st.columns(rows[1], st.px(24), 1.2, 1); err != nil {
+			return err
+		}
+		lin, err := plot.NewLinear(0, 1)
+		if err != nil {
+			return err
+		}
+		if ax, err := st.axes(cols[0], lin, lin, "", "draws n", "mean", s.runningLegend(st)...); err == nil && ax.HasLegendStrip() {
+			break
+		}
 	}
 	if err := s.drawLine(dst, st, rows[0], compact); err != nil {
-		return err
-	}
-	cols, err := st.columns(rows[1], st.px(24), 1.2, 1)
-	if err != nil {
 		return err
 	}
 	if err := s.drawRunning(dst, st, cols[0], compact); err != nil {
@@ -92,7 +103,7 @@ func (s *stochasticScene) drawLine(dst *image.RGBA, st style, r image.Rectangle,
 		title = ""
 	}
 	th := st.th
-	ax, err := plot.NewAxes(r, xs, ys, plot.AxesOptions{Title: title, Theme: &th, HideYGrid: true})
+	ax, err := plot.NewAxes(r, xs, ys, plot.AxesOptions{Title: title, XLabel: "value", Theme: &th, HideYGrid: true})
 	if err != nil {
 		return err
 	}
@@ -133,7 +144,7 @@ func (s *stochasticScene) drawLine(dst *image.RGBA, st style, r image.Rectangle,
 	if plot.DrawText(nil, xText, lx, ly, lab).Min.Y < P.Min.Y {
 		// A short plot (the desktop app's picture) has no room above the
 		// triangle: the value goes beside it, clear of the ticks.
-		lab.Align, lx, ly = plot.AlignLeft, px+tri+st.pxf(4), lineY-st.pxf(10)
+		lab.Align, lx, ly = plot.AlignLeft, px+tri+st.pxf(4), lineY-st.pxf(3)
 		if lx+w > x1 {
 			lab.Align, lx = plot.AlignRight, px-tri-st.pxf(4)
 		}
@@ -243,9 +254,11 @@ func (s *stochasticScene) drawRunning(dst *image.RGBA, st style, r image.Rectang
 		ylo, yhi = res.lower-(hi-lo)/6, res.lower+(hi-lo)/6
 	}
 	pad := (yhi - ylo) * 0.08
+	// The neighbours and the tie halfway between them.
 	yTicks := []plot.Tick{{Value: res.lower, Label: short(res.lower)}}
 	if res.upper != res.lower {
-		yTicks = append(yTicks, plot.Tick{Value: res.upper, Label: short(res.upper)})
+		mid := res.lower + (res.upper-res.lower)/2
+		yTicks = append(yTicks, plot.Tick{Value: mid, Label: short(mid)}, plot.Tick{Value: res.upper, Label: short(res.upper)})
 	}
 	ys, err := newTickScale(ylo-pad, yhi+pad, yTicks)
 	if err != nil {
@@ -257,17 +270,10 @@ func (s *stochasticScene) drawRunning(dst *image.RGBA, st style, r image.Rectang
 	}
 	title, xl := "Running mean of the rounded values", "draws n"
 	if compact {
-		title, xl = "", ""
+		title = ""
 	}
-	rc := srRuleColors[0]
-	if res.rule == fp8.StochasticNearest {
-		rc = srRuleColors[1]
-	}
-	legend := []plot.LegendEntry{
-		{Label: "mean of the first n draws", Color: srMeasuredColor, Width: st.pxf(2)},
-		{Label: "exact mean, " + res.rule.String() + " rule", Color: rc, Width: st.pxf(2)},
-		{Label: "±3σ", Color: rc, Width: st.pxf(1.2), Dash: []float64{st.pxf(4), st.pxf(3)}},
-	}
+	rc := s.ruleColor()
+	legend := s.runningLegend(st)
 	ax, err := st.axes(r, xs, ys, title, xl, "mean", legend...)
 	if err != nil {
 		return err
@@ -297,6 +303,24 @@ func (s *stochasticScene) drawRunning(dst *image.RGBA, st style, r image.Rectang
 	return err
 }
 
+// ruleColor is the colour of the chosen rounding rule's curves.
+func (s *stochasticScene) ruleColor() color.RGBA {
+	if s.res.rule == fp8.StochasticNearest {
+		return srRuleColors[1]
+	}
+	return srRuleColors[0]
+}
+
+// runningLegend lists the curves of the running-mean chart.
+func (s *stochasticScene) runningLegend(st style) []plot.LegendEntry {
+	rc := s.ruleColor()
+	return []plot.LegendEntry{
+		{Label: "mean of the first n draws", Color: srMeasuredColor, Width: st.pxf(2)},
+		{Label: "exact mean, " + s.res.rule.String() + " rule", Color: rc, Width: st.pxf(2)},
+		{Label: "±3σ", Color: rc, Width: st.pxf(1.2), Dash: []float64{st.pxf(4), st.pxf(3)}},
+	}
+}
+
 // drawBias plots the exact bias of both rules, in steps, for every r.
 func (s *stochasticScene) drawBias(dst *image.RGBA, st style, r image.Rectangle, compact bool) error {
 	res := &s.res
@@ -321,7 +345,7 @@ func (s *stochasticScene) drawBias(dst *image.RGBA, st style, r image.Rectangle,
 	}
 	title, xl := "Exact bias of the mean for every r", "random bits r"
 	if compact {
-		title, xl = "", ""
+		title = ""
 	}
 	var legend []plot.LegendEntry
 	for i, rl := range srRules {

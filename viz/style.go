@@ -9,19 +9,26 @@ import (
 )
 
 // style is the theme of one render, its sizes scaled to the picture: text
-// keeps the theme's sizes (14 px ticks, 16 px labels) from about 1000×600 up
-// to 1600×900 CSS pixels, never goes below MinTextCSS for the smallest text
-// on pictures of at least ReadableWidth×ReadableHeight and on tall
-// pictures from MinStackedWidth×MinStackedHeight (phones), shrinks on smaller
-// pictures (golden files, thumbnails) and grows on larger ones
-// (slides at 1920×1080 and beyond). Sizes are in device pixels: the scale
-// is multiplied by the display's pixel ratio, and by its text scale on
-// readable pictures.
+// has the theme's sizes (14 px ticks, 16 px labels) at about 1000×600 CSS
+// pixels, never goes below MinTextCSS for the smallest text on pictures of
+// at least ReadableWidth×ReadableHeight and on tall pictures from
+// MinStackedWidth×MinStackedHeight (phones), shrinks on smaller pictures
+// (golden files, thumbnails) and grows on larger ones, by RoomGrowth of
+// their growth, so that a canvas filling a 1920×1080 screen (1432×889)
+// has type about a quarter larger and fills its height the way a
+// 1000×600 one does. Sizes are in device pixels: the scale is multiplied
+// by the display's pixel ratio, and by its text scale on readable
+// pictures.
 type style struct {
 	s       float64 // scale factor of text and strokes
 	th      plot.Theme
 	stacked bool // parts go one above the other (a tall, narrow picture)
 }
+
+// RoomGrowth is the share of a picture's growth beyond 1000×600 CSS pixels
+// that its text and strokes follow: a picture twice as large has type 1.6
+// times as large, and more room for its data.
+const RoomGrowth = 0.6
 
 // scaleFor returns the text scale factor of a w×h picture (device pixels)
 // for display d.
@@ -29,8 +36,8 @@ func scaleFor(w, h int, d Display) float64 {
 	r := d.ratio()
 	fw, fh := float64(w)/r, float64(h)/r // CSS pixels
 	s := math.Min(fw/1000, fh/600)
-	if s >= 1 {
-		s = math.Max(1, math.Min(fw/1600, fh/900))
+	if s > 1 {
+		s = 1 + RoomGrowth*(s-1)
 	}
 	switch {
 	case stacks(w, h, d) && fw >= MinStackedWidth && fh >= MinStackedHeight:
@@ -126,6 +133,13 @@ func (st style) axes(r image.Rectangle, x, y plot.Scale, title, xlabel, ylabel s
 	return plot.NewAxes(r, x, y, plot.AxesOptions{Title: title, XLabel: xlabel, YLabel: ylabel, Theme: &th, Legend: legend})
 }
 
+// sharedAxes makes axes like axes whose x axis the axes stacked below them
+// label (plot.AxesOptions.SharedX).
+func (st style) sharedAxes(r image.Rectangle, x, y plot.Scale, title, ylabel string, legend ...plot.LegendEntry) (*plot.Axes, error) {
+	th := st.th
+	return plot.NewAxes(r, x, y, plot.AxesOptions{Title: title, YLabel: ylabel, Theme: &th, Legend: legend, SharedX: true})
+}
+
 // textLines draws lines of text top-down from (x, y) and returns the y below
 // the last one.
 func textLines(dst *image.RGBA, x, y int, lines []string, ts plot.TextStyle, gap int) int {
@@ -141,23 +155,26 @@ func textLines(dst *image.RGBA, x, y int, lines []string, ts plot.TextStyle, gap
 type axesMaker func(r image.Rectangle) (*plot.Axes, error)
 
 // alignedAxes builds one set of axes per rectangle with its maker, then
-// narrows the rectangles whose plot area starts further left so that every
-// plot area starts at the same x: stacked plots sharing an x axis line up.
+// narrows the rectangles whose plot area starts further left or ends
+// further right so that every plot area spans the same columns: stacked
+// plots sharing an x axis line up.
 func alignedAxes(rects []image.Rectangle, makers ...axesMaker) ([]*plot.Axes, error) {
 	axes := make([]*plot.Axes, len(makers))
-	left := 0
+	left, right := math.MinInt, math.MaxInt
 	for i, mk := range makers {
 		ax, err := mk(rects[i])
 		if err != nil {
 			return nil, err
 		}
 		axes[i] = ax
-		left = max(left, ax.Plot.Min.X)
+		left, right = max(left, ax.Plot.Min.X), min(right, ax.Plot.Max.X)
 	}
 	for i, mk := range makers {
-		if d := left - axes[i].Plot.Min.X; d > 0 {
+		dl, dr := left-axes[i].Plot.Min.X, axes[i].Plot.Max.X-right
+		if dl > 0 || dr > 0 {
 			r := rects[i]
-			r.Min.X += d
+			r.Min.X += dl
+			r.Max.X -= dr
 			ax, err := mk(r)
 			if err != nil {
 				return nil, err

@@ -12,21 +12,26 @@ import (
 )
 
 // textSizes are the pictures the product draws scenes at, each with the
-// display it draws them for. The canvas sizes are those Chromium gives
-// the scene pages (measured with the site's canvasInfo: the same at every
-// scene); the desktop app's picture is 980 wide beside its 300-px panel,
-// as short as 417 px in its default 1280×800 window when the explanation
-// under it takes its largest share (45% of the 758 px below the tabs).
+// display it draws them for (TestTextApart and TestAxesReadable check
+// every one). The canvas sizes are those Chromium gives the scene pages
+// (measured with the site's canvasInfo; presentation mode's canvas is the
+// window less the strip of controls, one to three rows high); the desktop
+// app's picture is 980 wide beside its 300-px panel, as short as 417 px in
+// its default 1280×800 window when the explanation under it takes its
+// largest share (45% of the 758 px below the tabs).
 var textSizes = []struct {
 	w, h int
 	d    Display
 	what string
 }{
 	{MinWidth, MinHeight, Display{}, "the smallest layout"},
+	{800, 500, Display{}, "the home page's thumbnails"},
 	{1280, 720, Display{}, "fp8lab render and the figures"},
-	{991, 541, Display{PixelRatio: 1}, "the 1024×768 page's canvas"},
-	{1428, 920, Display{PixelRatio: 1}, "the 1920×1080 page's canvas"},
-	{1071, 3456, Display{PixelRatio: 3}, "a 390×844 phone's canvas, 357×1152 CSS px at 3×"},
+	{757, 594, Display{PixelRatio: 1}, "the 1024×768 page's canvas, beside the controls"},
+	{1432, 889, Display{PixelRatio: 1}, "the 1920×1080 page's canvas"},
+	{1024, 622, Display{PixelRatio: 1, TextScale: PresentationTextScale}, "presentation mode at 1024×768, above three rows of controls"},
+	{1920, 987, Display{PixelRatio: 1, TextScale: PresentationTextScale}, "presentation mode at 1920×1080"},
+	{1105, 3537, Display{PixelRatio: 3}, "a 390×844 phone's canvas, 368×1179 CSS px at 3×"},
 	{980, 417, Display{PixelRatio: 1}, "the desktop app's shortest picture"},
 }
 

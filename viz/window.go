@@ -431,12 +431,17 @@ func (s *windowScene) drawCards(dst *image.RGBA, st style, r image.Rectangle) {
 		cr := cells[i]
 		plot.FillRect(dst, cr, plot.Hex(0xf5f5f5))
 		plot.FillRect(dst, image.Rect(cr.Min.X, cr.Min.Y, cr.Min.X+st.px(6), cr.Max.Y), c.c)
+		// A narrow card (a projector's canvas beside the controls) wraps
+		// its label and shrinks its number to its width.
+		w := cr.Dx() - st.px(22)
 		ls := st.muted()
-		ls.VAlign = plot.AlignTop
-		plot.DrawText(dst, c.label, float64(cr.Min.X+st.px(16)), float64(cr.Min.Y+st.px(10)), ls)
+		textLines(dst, cr.Min.X+st.px(16), cr.Min.Y+st.px(8), wrapText(c.label, ls, w), ls, 0)
 		vs := st.text(30, plot.FontBold, color.RGBA{})
+		for vs.Size > st.pxf(16) && plot.MeasureText(c.value, vs).Width > w {
+			vs.Size = math.Max(vs.Size*0.92, st.pxf(16))
+		}
 		vs.VAlign = plot.AlignBottom
-		plot.DrawText(dst, c.value, float64(cr.Min.X+st.px(16)), float64(cr.Max.Y-st.px(10)), vs)
+		plot.DrawText(dst, c.value, float64(cr.Min.X+st.px(16)), float64(cr.Max.Y-st.px(8)), vs)
 	}
 }
 
@@ -448,16 +453,23 @@ func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) er
 	ls := st.text(14, plot.FontRegular, st.th.Foreground)
 	th := st.th
 	cur := s.currentScaleLog2()
+	// The current scaling's entry names its scale where the column has
+	// room for it.
+	curLabel := fmt.Sprintf("current scaling (max ÷ amax = 2^%.1f)", cur)
+	if plot.MeasureText(curLabel, ls).Width+st.px(40) > r.Dx() {
+		curLabel = fmt.Sprintf("current scaling, 2^%.1f", cur)
+	}
 	legend := []plot.LegendEntry{
 		{Label: "this scale", Width: st.pxf(2)},
-		{Label: fmt.Sprintf("current scaling (max ÷ amax = 2^%.1f)", cur), Color: plot.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
+		{Label: curLabel, Color: plot.ReddishPurple, Width: st.pxf(1.5), Dash: []float64{st.pxf(5), st.pxf(4)}},
 		{Label: "clipped", Color: fateOverflow, Width: st.pxf(2.5)},
 		{Label: "flushed to zero", Color: fateUnderflow, Width: st.pxf(2.5)},
 	}
 	// The legend starts at the plots' left edge, right of the y axis: measure
 	// it a little narrower than the column so every line it wraps to fits.
 	legH := plot.MeasureInlineLegend(r.Dx()*4/5, legend, ls, &th).Y + st.px(12)
-	rows, err := plot.SplitRows(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y-legH), st.px(14), 1, 1)
+	// The lower plot holds the shared x axis's tick labels and label too.
+	rows, err := plot.SplitRows(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y-legH), st.px(14), 1, 1.35)
 	if err != nil {
 		return err
 	}
@@ -488,12 +500,18 @@ func (s *windowScene) drawSweep(dst *image.RGBA, st style, r image.Rectangle) er
 	if err != nil {
 		return err
 	}
+	// A short column (the desktop app's) drops the plots' titles: the
+	// axis labels and the legend say what they show.
+	titles := []string{"SQNR at every scale", "Clipped and flushed"}
+	if r.Dy() < st.px(400) {
+		titles = []string{"", ""}
+	}
 	axes, err := alignedAxes(rows,
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, ys, "SQNR at every scale", "", "SQNR (dB)")
+			return st.sharedAxes(r, xs, ys, titles[0], "SQNR (dB)")
 		},
 		func(r image.Rectangle) (*plot.Axes, error) {
-			return st.axes(r, xs, ys2, "Clipped and flushed", "log₂ scale", "% of values")
+			return st.axes(r, xs, ys2, titles[1], "log₂ scale", "% of values")
 		})
 	if err != nil {
 		return err

@@ -15,7 +15,8 @@ const (
 	axisLabelGap    = 8 // gap between tick labels and the axis label
 	outerPad        = 6 // padding inside the outer rectangle
 	titleGap        = 8 // gap between the title and the plot
-	labelSpacing    = 8 // minimum free space between neighbouring tick labels
+	labelSpacing    = 8 // minimum free space between neighbouring x tick labels
+	labelSpacingY   = 2 // between y tick labels, whose line boxes hold their own leading
 	minPlotSize     = 16
 )
 
@@ -28,6 +29,11 @@ type AxesOptions struct {
 
 	HideXGrid bool // No vertical grid lines at x ticks.
 	HideYGrid bool // No horizontal grid lines at y ticks.
+
+	// SharedX leaves out the x tick labels (the tick marks stay), for a
+	// plot stacked above another over the same x domain, whose axis below
+	// labels it: the room goes to the plot.
+	SharedX bool
 
 	// noTitleWrap keeps a title wider than the axes on one line, when
 	// wrapping it would leave no room for the plot.
@@ -58,6 +64,8 @@ type Axes struct {
 	opts  AxesOptions
 
 	labels []image.Rectangle // marker and band labels drawn since Draw
+	xTicks []string          // the x tick labels Draw wrote last
+	yTicks []string          // the y tick labels Draw wrote last
 	strip  int               // height of the legend strip above Plot; 0 for none
 	data   *occupancy        // pixels of the plot area holding data since Draw
 	canvas *uint8            // the picture Draw last drew on (see LegendPlacement.On)
@@ -152,6 +160,9 @@ func (a *Axes) plotRect() image.Rectangle {
 		left += label.Height() + axisLabelGap
 	}
 	bottom := 1 + tickLength + tickLabelPad + tick.Height() + outerPad
+	if a.opts.SharedX {
+		bottom = 1 + tickLength + outerPad
+	}
 	if a.opts.XLabel != "" {
 		bottom += axisLabelGap + label.Height()
 	}
@@ -160,7 +171,7 @@ func (a *Axes) plotRect() image.Rectangle {
 	// out of the plot area.
 	xt := a.X.Ticks()
 	for _, t := range xt {
-		if t.Label == "" {
+		if t.Label == "" || a.opts.SharedX {
 			continue
 		}
 		half := MeasureText(t.Label, th.tickStyle()).Width/2 + outerPad
@@ -186,7 +197,13 @@ func (a *Axes) plotRect() image.Rectangle {
 	}
 	if a.strip > 0 {
 		ts := th.tickStyle()
-		a.strip = MeasureInlineLegend(max(a.Plot.Dx(), 1), a.opts.Legend, ts, &th).Y + titleGap
+		x0, w := a.stripSpan()
+		a.strip = MeasureInlineLegend(w, a.opts.Legend, ts, &th).Y + titleGap
+		if x0 < a.Plot.Min.X {
+			// Over the y tick labels, the top one of which reaches half
+			// its height above the plot.
+			a.strip += tick.Height() / 2
+		}
 		top += a.strip
 	}
 	o := a.Outer
@@ -223,6 +240,7 @@ func (a *Axes) Draw(dst *image.RGBA) {
 	th := a.Theme
 	p := a.Plot
 	a.labels = a.labels[:0]
+	a.xTicks, a.yTicks = a.xTicks[:0], a.yTicks[:0]
 	a.data = nil
 	a.canvas = bufferKey(dst)
 	notifyAxes(a)
@@ -262,11 +280,12 @@ func (a *Axes) Draw(dst *image.RGBA) {
 			l = minorTickLength
 		}
 		VLine(dst, col, p.Max.Y+1, p.Max.Y+l, th.Frame)
-		if t.Label == "" {
+		if t.Label == "" || a.opts.SharedX {
 			continue
 		}
 		if n%xStride == 0 {
 			xBoxes = append(xBoxes, DrawText(dst, t.Label, float64(col)+0.5, labelY, xs))
+			a.xTicks = append(a.xTicks, t.Label)
 		}
 		n++
 	}
@@ -288,14 +307,22 @@ func (a *Axes) Draw(dst *image.RGBA) {
 		}
 		if n%yStride == 0 && !overlapsAny(DrawText(nil, t.Label, labelX, float64(row)+0.5, ys), xBoxes) {
 			DrawText(dst, t.Label, labelX, float64(row)+0.5, ys)
+			a.yTicks = append(a.yTicks, t.Label)
 		}
 		n++
 	}
 
 	ls := th.labelStyle()
 	if a.opts.XLabel != "" {
+		// Centred under the plot area, but kept inside the outer
+		// rectangle (a long label under a narrow plot).
 		ls.Align, ls.VAlign = AlignCenter, AlignBottom
-		DrawText(dst, a.opts.XLabel, float64(p.Min.X+p.Max.X)/2, float64(a.Outer.Max.Y-outerPad), ls)
+		w := float64(MeasureText(a.opts.XLabel, ls).Width)
+		cx := float64(p.Min.X+p.Max.X) / 2
+		if lo, hi := float64(a.Outer.Min.X+outerPad)+w/2, float64(a.Outer.Max.X-outerPad)-w/2; lo <= hi {
+			cx = math.Min(math.Max(cx, lo), hi)
+		}
+		DrawText(dst, a.opts.XLabel, cx, float64(a.Outer.Max.Y-outerPad), ls)
 	}
 	if a.opts.YLabel != "" {
 		ls.Align, ls.VAlign = AlignCenter, AlignTop
@@ -315,6 +342,21 @@ func (a *Axes) Draw(dst *image.RGBA) {
 		y = DrawText(dst, l, cx, float64(y), tts).Max.Y
 	}
 }
+
+// TickLabels returns the tick labels Draw last wrote along the x and the y
+// axis, in order from the start of each, after thinning: tests check with
+// it that a reader can read each axis's scale.
+func (a *Axes) TickLabels() (x, y []string) {
+	return append([]string(nil), a.xTicks...), append([]string(nil), a.yTicks...)
+}
+
+// AxisLabels returns the labels the axes name their x and y axes with
+// (AxesOptions.XLabel, YLabel); empty for an axis without one.
+func (a *Axes) AxisLabels() (x, y string) { return a.opts.XLabel, a.opts.YLabel }
+
+// SharesX reports whether the axes leave their x axis to be labelled by
+// the axes below them (AxesOptions.SharedX).
+func (a *Axes) SharesX() bool { return a.opts.SharedX }
 
 // titleLines is the title wrapped at spaces to the outer rectangle's width,
 // so that a long title above a narrow plot (a phone) is not clipped.
@@ -383,7 +425,7 @@ func labelStride(ticks []Tick, s Scale, st TextStyle, horizontal bool) int {
 		for i := k; i < len(spans) && ok; i += k {
 			a, b := spans[i-k], spans[i]
 			gap := math.Max(b.lo-a.hi, a.lo-b.hi)
-			ok = gap >= labelSpacing
+			ok = gap >= labelSpacing || (!horizontal && gap >= labelSpacingY)
 		}
 		if ok {
 			return k

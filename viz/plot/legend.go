@@ -152,7 +152,8 @@ func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (im
 	}
 	t := a.Theme
 	if a.strip > 0 {
-		box := drawInlineLegend(dst, a.Plot.Min.X, a.Plot.Min.Y-a.strip, a.Plot.Dx(), entries, t.tickStyle(), &t)
+		x0, w := a.stripSpan()
+		box := drawInlineLegend(dst, x0, a.Plot.Min.Y-a.strip, w, entries, t.tickStyle(), &t)
 		notifyLegend(LegendPlacement{Plot: a.Plot, Box: box, Covered: a.Covered(box), Axes: a, canvas: a.canvas})
 		return box, nil
 	}
@@ -168,6 +169,23 @@ func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (im
 	drawLegendBox(target, box, entries, &t)
 	notifyLegend(LegendPlacement{Plot: a.Plot, Box: box, Covered: a.Covered(box.Inset(-1)), Axes: a, canvas: a.canvas})
 	return box, nil
+}
+
+// stripSpan returns where the legend strip above the plot starts and how
+// wide it is: over the plot area, or, where an entry is wider than that (a
+// narrow plot), from further left, over the tick labels, as far as the
+// outer rectangle allows.
+func (a *Axes) stripSpan() (x0, width int) {
+	x0, width = a.Plot.Min.X, max(a.Plot.Dx(), 1)
+	widest := 0
+	for _, e := range a.opts.Legend {
+		widest = max(widest, MeasureInlineLegend(1<<20, []LegendEntry{e}, a.Theme.tickStyle(), &a.Theme).X)
+	}
+	if widest > width {
+		x0 = max(a.Outer.Min.X+outerPad, a.Plot.Max.X-widest)
+		width = a.Plot.Max.X - x0
+	}
+	return x0, width
 }
 
 // HasLegendStrip reports whether NewAxes left a strip above the plot area

@@ -120,6 +120,44 @@ func (a *Axes) Bars(dst *image.RGBA, xs, heights []float64, width float64, st Ba
 	return nil
 }
 
+// HBars draws horizontal bars: for each i a bar of thickness height (data
+// units of y) centred on ys[i], from x=0 (or the plot's left edge when
+// the x scale cannot place 0, as on a log scale) to lengths[i]. Points
+// with non-finite values are skipped.
+func (a *Axes) HBars(dst *image.RGBA, ys, lengths []float64, height float64, st BarStyle) error {
+	if err := checkXY("bars", ys, lengths); err != nil {
+		return err
+	}
+	if !(height > 0) || math.IsInf(height, 0) {
+		return fmt.Errorf("plot: bars: %w: height %g", ErrBadArgument, height)
+	}
+	st = st.withDefaults()
+	clip := a.Clip(dst)
+	base := a.X.Map(0)
+	p0, p1 := a.X.Range()
+	if math.IsNaN(base) {
+		base = p0
+	}
+	base = math.Min(math.Max(base, math.Min(p0, p1)), math.Max(p0, p1))
+	lim := func(v float64) float64 { return math.Min(math.Max(v, -1e6), 1e6) }
+	for i, y := range ys {
+		end := a.X.Map(lengths[i])
+		ya, yb := a.Y.Map(y+height/2), a.Y.Map(y-height/2)
+		if !finite(y) || !finite(end) || !finite(ya) || !finite(yb) {
+			continue
+		}
+		x0, x1 := spanPixels(lim(math.Min(base, end)), lim(math.Max(base, end)))
+		y0, y1 := spanPixels(lim(math.Min(ya, yb)), lim(math.Max(ya, yb)))
+		r := image.Rect(x0, y0, x1, y1)
+		a.occ().markRect(r)
+		FillRect(clip, r, st.Fill)
+		if st.EdgeWidth > 0 {
+			StrokeRect(clip, r, st.EdgeWidth, st.Edge)
+		}
+	}
+	return nil
+}
+
 // VBand shades the full-height band between x0 and x1 (data units), such as
 // the window of magnitudes a format can represent, and writes label (if
 // any) centred at the top of its visible part. A zero fill means translucent sky blue; use

@@ -34,8 +34,13 @@ const (
 	defaultTickTarget = 6
 )
 
+// minLabels is the fewest labelled ticks a scale gives where its domain
+// allows: with two, a reader cannot tell a linear axis from a logarithmic
+// one, nor check the step between labels.
+const minLabels = 3
+
 // tickTarget is the number of labelled ticks that fit in the pixel range,
-// between 2 and most.
+// between minLabels and most.
 func tickTarget(p0, p1, spacing float64, most, override int) int {
 	if override > 0 {
 		return override
@@ -44,7 +49,7 @@ func tickTarget(p0, p1, spacing float64, most, override int) int {
 	if !(l > 0) || math.IsInf(l, 0) {
 		return defaultTickTarget
 	}
-	return min(max(int(l/spacing), 2), most)
+	return min(max(int(l/spacing), minLabels), most)
 }
 
 // LinearScale maps [lo, hi] linearly onto a pixel range. lo may be greater
@@ -93,9 +98,15 @@ func (s LinearScale) WithTickCount(n int) LinearScale { s.target = n; return s }
 // WithFormat returns a copy that labels ticks with f instead of FormatTick.
 func (s LinearScale) WithFormat(f func(v float64) string) LinearScale { s.format = f; return s }
 
-// Ticks implements Scale: multiples of a 1-2-5 step inside the domain.
+// Ticks implements Scale: multiples of a 1-2-5 step inside the domain, at
+// least minLabels of them (a finer step where the first leaves fewer, as
+// 0 and 200 on [0, 250] become 0, 100 and 200).
 func (s LinearScale) Ticks() []Tick {
-	vals, step, err := LinearTicks(s.lo, s.hi, tickTarget(s.p0, s.p1, linearTickSpacing, 12, s.target))
+	target := tickTarget(s.p0, s.p1, linearTickSpacing, 12, s.target)
+	vals, step, err := LinearTicks(s.lo, s.hi, target)
+	for t := target + 1; err == nil && len(vals) < minLabels && t <= 4*minLabels; t++ {
+		vals, step, err = LinearTicks(s.lo, s.hi, t)
+	}
 	if err != nil {
 		return nil
 	}
@@ -196,6 +207,19 @@ func (s LogScale) Ticks() []Tick {
 		return s.linearFallback(target)
 	}
 	stride := exponentStride(count, target)
+	// A round stride may label fewer exponents than it allows for (16
+	// over 2⁻²⁰…2¹¹ labels 2⁻¹⁶ and 2⁰ only): the next smaller one, until
+	// minLabels are labelled or every exponent is.
+	for stride > 1 && labelledExponents(e0, e1, stride) < min(minLabels, count) {
+		stride = smallerStride(stride)
+	}
+	if count < minLabels {
+		// Fewer integer powers than labels a reader needs (a domain within
+		// two binades): plain values, where they give more.
+		if lin := s.linearFallback(target); len(lin) > count {
+			return lin
+		}
+	}
 	var ticks []Tick
 	for e := e0; e <= e1; e++ {
 		if len(ticks) >= maxTicks {
@@ -231,6 +255,9 @@ func (s LogScale) Ticks() []Tick {
 
 func (s LogScale) linearFallback(target int) []Tick {
 	vals, step, err := LinearTicks(s.lo, s.hi, max(target/2, 2))
+	for t := max(target/2, 2) + 1; err == nil && len(vals) < minLabels && t <= 4*minLabels; t++ {
+		vals, step, err = LinearTicks(s.lo, s.hi, t)
+	}
 	if err != nil {
 		return nil
 	}

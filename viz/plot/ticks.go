@@ -204,18 +204,44 @@ func FormatPow2(e int) string { return "2" + Superscript(e) }
 // FormatPow10 returns "10" followed by the superscript exponent, e.g. "10⁻³".
 func FormatPow10(e int) string { return "10" + Superscript(e) }
 
+// roundStrides are the strides at which a log axis labels its exponents.
+var roundStrides = []int{1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 50, 64, 100}
+
 // exponentStride returns the smallest "round" stride s such that labelling
 // every s-th of count integer exponents gives at most target labels.
 func exponentStride(count, target int) int {
 	if target < 1 {
 		target = 1
 	}
-	for _, s := range []int{1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 50, 64, 100} {
+	for _, s := range roundStrides {
 		if (count+s-1)/s <= target {
 			return s
 		}
 	}
 	return (count + target - 1) / target
+}
+
+// smallerStride returns the largest round stride below s (1 for s ≤ 1).
+func smallerStride(s int) int {
+	out := 1
+	for _, r := range roundStrides {
+		if r < s {
+			out = r
+		}
+	}
+	return out
+}
+
+// labelledExponents counts the multiples of stride in [e0, e1], the
+// exponents a log axis labels.
+func labelledExponents(e0, e1, stride int) int {
+	n := 0
+	for e := e0; e <= e1; e++ {
+		if floorMod(e, stride) == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // floorMod is the non-negative remainder of a/b for b > 0.

@@ -33,7 +33,13 @@
 (function () {
   const scene = decodeURIComponent(location.hash.replace(/^#/, ""));
   const loading = document.getElementById("loading");
-  globalThis.fp8labReady = FP8Lab.load("fp8lab.wasm", { args: scene ? [scene] : [] }).then((api) => {
+  // The size of the download, once the server says it, goes into the
+  // loading line here and in the framing page (as {fp8lab: "loading"}).
+  const onSize = (bytes) => {
+    if (loading) loading.textContent = "Loading the playground (" + FP8Lab.loadingText("fp8lab.wasm", bytes) + ")…";
+    if (window.parent !== window) window.parent.postMessage({ fp8lab: "loading", text: FP8Lab.loadingText("fp8lab.wasm", bytes) }, location.origin === "null" ? "*" : location.origin);
+  };
+  globalThis.fp8labReady = FP8Lab.load("fp8lab.wasm", { args: scene ? [scene] : [], onSize }).then((api) => {
     if (loading) loading.remove();
     return api;
   }, (err) => {

@@ -97,10 +97,15 @@
     return Number(t);
   }
 
-  // loadCore loads the core module (no ebiten) once per page.
+  // loadCore loads the core module (no ebiten) once per page; onText, if
+  // given, learns its name and download size once the server says it.
   let core = null;
-  function loadCore() {
-    if (!core) core = FP8Lab.load("fp8core.wasm");
+  function loadCore(onText) {
+    if (!core) {
+      core = FP8Lab.load("fp8core.wasm", {
+        onSize: (bytes) => { if (onText) onText(FP8Lab.loadingText("fp8core.wasm", bytes)); },
+      });
+    }
     return core;
   }
 
@@ -161,6 +166,28 @@
   // (undefined when there is none).
   const putHandoff = (record) => handoff("readwrite", record);
   const getHandoff = () => handoff("readonly");
+
+  // The navigation collapses behind a Menu button where it would take
+  // more than a line (style.css): the button opens and closes it, Escape
+  // closes it. Without scripts the list stays open.
+  function navMenu() {
+    const header = document.querySelector(".site-header");
+    const button = header && header.querySelector(".nav-toggle");
+    if (!button) return;
+    document.documentElement.classList.add("js");
+    const open = (on) => {
+      header.classList.toggle("open", on);
+      button.setAttribute("aria-expanded", String(on));
+    };
+    button.addEventListener("click", () => open(!header.classList.contains("open")));
+    header.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape" && header.classList.contains("open")) {
+        open(false);
+        button.focus();
+      }
+    });
+  }
+  navMenu();
 
   globalThis.FP8Page = Object.freeze({ fmt, count, fmtPow2, pow2, power, codeRanges, hex, parseCode, parseNumber, loadCore, fail, el,
     putHandoff, getHandoff });

@@ -62,8 +62,10 @@
   }
 
   // instantiate compiles the module from a URL (streaming when the server
-  // sends application/wasm) or from bytes.
-  async function instantiate(source, importObject) {
+  // sends application/wasm) or from bytes. onSize, if given, learns the
+  // size of the download (the Content-Length the server sent: the
+  // compressed size when it compresses) as soon as the response starts.
+  async function instantiate(source, importObject, onSize) {
     if (typeof source !== "string") {
       return (await WebAssembly.instantiate(source, importObject)).instance;
     }
@@ -71,6 +73,8 @@
     if (!response.ok) {
       throw new Error("fp8lab: cannot fetch " + source + ": HTTP " + response.status);
     }
+    const size = Number(response.headers.get("Content-Length"));
+    if (typeof onSize === "function" && size > 0) onSize(size);
     const type = response.headers.get("Content-Type") || "";
     if (WebAssembly.instantiateStreaming && type.startsWith("application/wasm")) {
       return (await WebAssembly.instantiateStreaming(response, importObject)).instance;
@@ -80,7 +84,8 @@
 
   // load starts a module and resolves to its API once the Go side has
   // registered it. source: a URL or the module's bytes. options.args: the
-  // program's arguments (os.Args[1:]).
+  // program's arguments (os.Args[1:]); options.onSize(bytes): called with
+  // the size of the download once it is known (see instantiate).
   async function load(source, options) {
     if (typeof Go !== "function") {
       throw new Error("fp8lab: load wasm_exec.js before fp8lab.js");
@@ -90,7 +95,7 @@
     let resolveReady;
     const ready = new Promise((resolve) => { resolveReady = resolve; });
     globalThis.__fp8labReady = (raw) => resolveReady(raw);
-    const instance = await instantiate(source, go.importObject);
+    const instance = await instantiate(source, go.importObject, options && options.onSize);
     const exited = go.run(instance).then(() => {
       throw new Error("fp8lab: the WebAssembly module exited before it was ready");
     });
@@ -103,7 +108,13 @@
     return wrap(raw, go);
   }
 
-  const FP8Lab = Object.freeze({ load: load });
+  // loadingText names a module being downloaded and its size:
+  // "fp8lab.wasm, 4.4 MB".
+  function loadingText(file, bytes) {
+    return file + ", " + (bytes / 1e6).toFixed(1) + " MB";
+  }
+
+  const FP8Lab = Object.freeze({ load, loadingText });
   globalThis.FP8Lab = FP8Lab;
   if (typeof module === "object" && module.exports) {
     module.exports = FP8Lab;

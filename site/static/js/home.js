@@ -1,58 +1,22 @@
-// home.js: fills the home page's numbers, format table, "try it" boxes and
-// scene thumbnails from the core module. When everything is in place it
-// sets data-ready="1" on <body> (the browser tests wait for it).
+// home.js: the home page. Its numbers, format table and scene pictures are
+// written into the page when it is generated (site/home.go); this script
+// labels the table's cells for the phone's card layout and runs the "Try
+// it" boxes, whose core module (fp8core.wasm) it loads only when they come
+// into view or are used, so that reading the page downloads no
+// WebAssembly. <body> gets data-ready="1" once the page is wired and its
+// pictures are in, and data-core="1" once the boxes run (the browser tests
+// wait for them).
 "use strict";
 
 (function () {
   const P = FP8Page;
 
-  // fillFacts writes each data-fact="FORMAT.field" span from api.info.
-  function fillFacts(api) {
-    const infos = {};
-    for (const span of document.querySelectorAll("[data-fact]")) {
-      const [format, field] = span.dataset.fact.split(".");
-      const info = infos[format] || (infos[format] = api.info(format));
-      let text;
-      switch (field) {
-        case "codes":
-          text = String(Math.pow(2, info.bits));
-          break;
-        case "binades":
-          text = String(Math.round(info.binades * 10) / 10);
-          break;
-        case "min_subnormal":
-        case "min_normal":
-        case "eps":
-          text = P.fmtPow2(info[field]);
-          break;
-        default:
-          text = typeof info[field] === "number" ? P.fmt(info[field]) : String(info[field]);
-      }
-      span.textContent = text;
-      span.classList.remove("pending");
-    }
-  }
-
-  function fillTable(api) {
-    const body = document.querySelector("#formats-table tbody");
-    body.textContent = "";
-    for (const f of api.formats()) {
-      const cell = (x) => P.el("td", { text: P.fmtPow2(x, true), title: P.fmt(x) });
-      body.append(P.el("tr", {},
-        P.el("th", { scope: "row", text: f.name }),
-        P.el("td", { text: (f.signed ? "1+" : "") + f.exponent_bits + "+" + f.mantissa_bits }),
-        P.el("td", { text: String(f.bias) }),
-        cell(f.max),
-        cell(f.min_normal),
-        f.min_subnormal > 0 ? cell(f.min_subnormal) : P.el("td", { text: "—" }),
-        P.el("td", { text: String(f.positive_finite) }),
-        P.el("td", { text: f.inf_count > 0 ? "yes" : "no" }),
-        P.el("td", { class: "mono", text: P.codeRanges(f.nan_codes || []) || "—" })));
-    }
-    // Each cell carries its column's heading, shown beside the value where
-    // a phone lays the table out as one card per format (style.css).
+  // labelCells gives each cell of the formats table its column's heading,
+  // shown beside the value where a phone lays the table out as one card
+  // per format (style.css).
+  function labelCells() {
     const heads = Array.from(document.querySelectorAll("#formats-table thead th"), (th) => th.textContent);
-    for (const tr of body.rows) {
+    for (const tr of document.querySelectorAll("#formats-table tbody tr")) {
       Array.from(tr.cells).forEach((c, i) => { c.dataset.label = heads[i]; });
     }
   }
@@ -70,7 +34,7 @@
     return "≈ " + P.fmt(Number(x.toPrecision(4)));
   }
 
-  // describeCode renders a code's line: hex, bits, value, class.
+  // codeLine renders a code's line: hex, bits, value, class.
   function codeLine(ci) {
     return P.hex(ci.code) + " = " + ci.bits + " (" + ci.class + ")";
   }
@@ -120,57 +84,46 @@
     });
   }
 
-  // thumbnails draws each scene at its card's canvas size, one per frame so
-  // that the page stays responsive; titles come from the scenes themselves.
-  function thumbnails(api) {
-    const known = new Map(api.scenes().map((s) => [s.name, s.title]));
-    const cards = Array.from(document.querySelectorAll(".scene-card"));
-    return new Promise((resolve) => {
-      let i = 0;
-      const next = () => {
-        if (i >= cards.length) {
-          resolve();
-          return;
-        }
-        const card = cards[i++];
-        const name = card.dataset.scene;
-        if (known.has(name)) {
-          card.querySelector("strong").textContent = known.get(name);
-          const canvas = card.querySelector("canvas");
-          try {
-            const px = api.renderScene(name, canvas.width, canvas.height);
-            canvas.getContext("2d").putImageData(new ImageData(px, canvas.width, canvas.height), 0, 0);
-          } catch (err) {
-            console.error("fp8lab: thumbnail of " + name + ":", err.message);
-          }
-        }
-        requestAnimationFrame(next);
-      };
-      next();
-    });
-  }
-
-  async function main() {
-    let api;
-    try {
-      api = await P.loadCore();
-    } catch (err) {
-      P.fail("loading the library", err);
-      return;
-    }
-    try {
-      fillFacts(api);
-      fillTable(api);
+  // tryIt loads the core module once and wires the boxes to it.
+  let loading = null;
+  function tryIt() {
+    if (loading) return loading;
+    const status = document.getElementById("status");
+    status.textContent = "Loading the library (fp8core.wasm)…";
+    loading = P.loadCore((text) => { status.textContent = "Loading the library (" + text + ")…"; }).then((api) => {
       wireEncode(api);
       wireDecode(api);
-      document.getElementById("status").textContent = "";
-      document.body.dataset.interactiveMs = String(performance.now());
-      await thumbnails(api);
+      status.textContent = "";
+      document.body.dataset.coreMs = String(performance.now());
+      document.body.dataset.core = "1";
+    }, (err) => P.fail("loading the library", err));
+    return loading;
+  }
+
+  function main() {
+    labelCells();
+    const section = document.getElementById("tryit-section");
+    // Forms submitted before the module is in wait for it (their
+    // handlers are added once it is).
+    for (const f of section.querySelectorAll("form")) {
+      f.addEventListener("submit", (ev) => { if (!document.body.dataset.core) { ev.preventDefault(); tryIt(); } });
+    }
+    section.addEventListener("focusin", tryIt);
+    section.addEventListener("pointerdown", tryIt);
+    new IntersectionObserver((entries, obs) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        obs.disconnect();
+        tryIt();
+      }
+    }, { rootMargin: "200px" }).observe(section);
+    document.body.dataset.interactiveMs = String(performance.now());
+    const pictures = Array.from(document.querySelectorAll(".scene-card img"), (img) => img.decode().catch(() => {
+      console.error("fp8lab: the picture " + img.getAttribute("src") + " did not load");
+    }));
+    Promise.all(pictures).then(() => {
       document.body.dataset.readyMs = String(performance.now());
       document.body.dataset.ready = "1";
-    } catch (err) {
-      P.fail("filling the page", err);
-    }
+    });
   }
 
   main();

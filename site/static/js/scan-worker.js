@@ -5,7 +5,8 @@
 // Blob.slice().arrayBuffer().
 //
 // Messages from the page: {type: "scan", file, options}, {type: "cancel"},
-// {type: "extract", file, tensor}. To the page: {type: "ready"},
+// {type: "extract", file, tensor}. To the page: {type: "loading", text}
+// (the module's name and download size), {type: "ready"},
 // {type: "loadError", message}, {type: "progress", progress},
 // {type: "done", result}, {type: "failed", message},
 // {type: "extracted", tensor, bytes}, {type: "extractFailed", message}.
@@ -20,7 +21,9 @@ let job = null; // the scan in progress: {done, cancel}
 // CLI would print after "fp8lab scan: ".
 const message = (err) => ((err && err.message) || String(err)).replace(/^fp8lab\.\w+: /, "");
 
-FP8Lab.load("../fp8core.wasm").then((a) => {
+FP8Lab.load("../fp8core.wasm", {
+  onSize: (bytes) => postMessage({ type: "loading", text: FP8Lab.loadingText("fp8core.wasm", bytes) }),
+}).then((a) => {
   api = a;
   postMessage({ type: "ready" });
 }, (err) => postMessage({ type: "loadError", message: message(err) }));

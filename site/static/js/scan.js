@@ -7,7 +7,8 @@
 // summary, table and histograms of fp8lab scan --html), or the error the
 // CLI would print. A click on a tensor's row offers the scenes that can
 // show a tensor; the worker extracts that tensor as a .npy file, which the
-// scene page picks up (FP8Page.putHandoff).
+// scene page picks up (FP8Page.putHandoff). "Scan a sample" scans the
+// training lab's small GPT (site/sample.go).
 //
 // <body> gets data-ready="1" once the worker is ready, and data-scan set to
 // "running", "done", "cancelled" or "failed" (the browser tests wait on
@@ -30,6 +31,7 @@
   const openBar = $("open-bar");
   const openStatus = $("open-status");
   const download = $("download-json");
+  const sampleButton = $("scan-sample");
   let worker = null;
   let scanning = false;
   let file = null; // the file of the report on screen
@@ -174,8 +176,12 @@
   function onMessage(ev) {
     const m = ev.data;
     switch (m.type) {
+      case "loading":
+        if (!status.classList.contains("alert")) status.textContent = "Loading the library (" + String(m.text) + ")…";
+        break;
       case "ready":
         status.textContent = "";
+        sampleButton.disabled = false;
         document.body.dataset.ready = "1";
         if (input.files && input.files[0]) start(input.files[0]);
         break;
@@ -202,6 +208,21 @@
   }
 
   input.addEventListener("change", () => start(input.files && input.files[0]));
+  // The sample checkpoint (site/sample.go) is fetched from the site and
+  // scanned as a dropped file would be.
+  sampleButton.addEventListener("click", async () => {
+    if (scanning) return;
+    sampleButton.disabled = true;
+    try {
+      const r = await fetch(sampleButton.dataset.sample);
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      start(new File([await r.blob()], sampleButton.dataset.file));
+    } catch (err) {
+      showError("The sample could not be read: " + ((err && err.message) || err));
+    } finally {
+      sampleButton.disabled = false;
+    }
+  });
   for (const t of ["dragenter", "dragover"]) {
     drop.addEventListener(t, (ev) => {
       ev.preventDefault();

@@ -6,10 +6,14 @@
 // URL, so a view can be bookmarked or shared. When the scene is on screen
 // and the controls are built, <body> gets data-ready="1".
 //
+// Above the canvas, the takeaway is the explanation's first paragraph, in
+// the same words as below it.
+//
 // Presentation mode (the key P, the Present button or ?present=1): the
-// canvas fills the window, the controls are collapsed and the scene draws
-// larger type; P or Esc leaves it. The key P inside the canvas toggles it
-// too (the canvas reports it with its change message).
+// canvas fills the window above a compact strip of the same controls
+// (with the button that leaves), and the scene draws larger type; P or Esc
+// leaves it. The key P inside the canvas toggles it too (the canvas
+// reports it with its change message).
 //
 // A scene that can show a tensor (info.tensorInput) gets a file picker, and
 // the tensor the Scan page hands over (scene.html?name=window&from=scan&
@@ -28,16 +32,34 @@
   let presenting = query.get("present") === "1";
   const presentButton = document.getElementById("present");
 
-  // present turns presentation mode on or off, here and in the canvas.
+  const side = document.querySelector(".side");
+  const stageHead = document.querySelector(".stage-head");
+  const actions = document.querySelector(".side .actions");
+
+  // present turns presentation mode on or off, here and in the canvas. The
+  // button that leaves it goes into the strip of controls, the only part
+  // of the page besides the canvas on screen then.
   function present(on) {
     presenting = on;
     document.body.classList.toggle("present", on);
     presentButton.setAttribute("aria-pressed", String(on));
-    presentButton.textContent = on ? "Leave presentation (P)" : "Present (P)";
+    presentButton.textContent = on ? "Leave presentation (P, Esc)" : "Present (P)";
+    if (on) actions.append(presentButton);
+    else stageHead.append(presentButton);
+    fitStrip();
+    fitFrame();
     const set = frame.contentWindow && frame.contentWindow.fp8labSetPresentation;
     if (typeof set === "function") set(on);
     if (api) update(api.currentScene());
   }
+
+  // fitStrip gives the canvas of presentation mode the window's height less
+  // the strip's (--strip-h), measured whenever the strip changes height.
+  function fitStrip() {
+    const h = presenting ? Math.ceil(side.getBoundingClientRect().height) : 0;
+    document.documentElement.style.setProperty("--strip-h", h + "px");
+  }
+  new ResizeObserver(fitStrip).observe(side);
   presentButton.addEventListener("click", () => present(!presenting));
   if (presenting) present(true);
   document.addEventListener("keydown", (ev) => {
@@ -244,7 +266,7 @@
         "aria-describedby": id("file") + "-help " + id("file") + "-shown " + id("file") + "-error" });
       file.addEventListener("click", () => { file.value = ""; });
       file.addEventListener("change", () => loadFile("file", file));
-      form.append(P.el("div", { class: "control" }, P.el("label", { for: id("file"), text: "Load a tensor file" }), file, shown, help, error));
+      form.append(P.el("div", { class: "control file" }, P.el("label", { for: id("file"), text: "Load a tensor file" }), file, shown, help, error));
     }
   }
 
@@ -285,8 +307,13 @@
     const box = document.getElementById("explanation");
     box.textContent = "";
     for (const para of info.explanation || []) box.append(P.el("p", { text: para }));
+    showTakeaway((info.explanation || [])[0] || "");
+    // The address reopens what is on screen: a value the scene is moving by
+    // itself (movedBy, dither's growing N) is left out, so that the link
+    // opens it moving rather than stopped where it was copied.
     const q = new URLSearchParams({ name: info.name });
     for (const p of info.params) {
+      if (p.movedBy && valueOf(info, p.movedBy) === "true") continue;
       if (p.value !== defaults[p.name]) q.set(p.name, p.value);
     }
     if (presenting) q.set("present", "1");
@@ -298,6 +325,17 @@
   }
 
   let opened = false;
+
+  // showTakeaway puts the explanation's first paragraph above the canvas.
+  // Its box is two lines high (three on a phone); a longer paragraph ends
+  // in an ellipsis, and the link to the whole text shows.
+  const takeaway = document.getElementById("takeaway");
+  const more = document.getElementById("takeaway-more");
+  function showTakeaway(text) {
+    if (takeaway.textContent !== text) takeaway.textContent = text;
+    more.hidden = !(takeaway.scrollHeight > takeaway.clientHeight + 1);
+  }
+  new ResizeObserver(() => showTakeaway(takeaway.textContent)).observe(takeaway);
 
   // shown leaves out the facts that are screen positions (keys ending in
   // _x or _y), which tests use and readers do not need.
@@ -427,9 +465,23 @@
     }
   }
 
+  let canvasPresent = null; // the mode the canvas reported last
   window.addEventListener("message", (ev) => {
-    if (ev.source !== frame.contentWindow || !ev.data || ev.data.fp8lab !== "change") return;
-    if (typeof ev.data.present === "boolean" && ev.data.present !== presenting) present(ev.data.present);
+    if (ev.source !== frame.contentWindow || !ev.data) return;
+    if (ev.data.fp8lab === "loading") {
+      // The size of the download, from the canvas page (FP8Lab.loadingText).
+      if (!api && !status.classList.contains("alert")) status.textContent = "Loading the playground (" + String(ev.data.text) + ")…";
+      return;
+    }
+    if (ev.data.fp8lab !== "change") return;
+    // The canvas reports its mode with every change. Only a report that
+    // differs from its previous one is the key P pressed in the canvas:
+    // reports still queued from before the page set the mode are not.
+    if (typeof ev.data.present === "boolean") {
+      const toggled = canvasPresent !== null && ev.data.present !== canvasPresent;
+      canvasPresent = ev.data.present;
+      if (toggled && ev.data.present !== presenting) present(ev.data.present);
+    }
     refresh();
   });
   // Reset sets every parameter back to its default, in the scene's order.
@@ -458,11 +510,10 @@
       status.getBoundingClientRect().top - parseFloat(getComputedStyle(status).marginTop) :
       frame.getBoundingClientRect().top);
     document.documentElement.style.setProperty("--frame-top", Math.ceil(top) + "px");
-    const side = document.querySelector(".side");
-    if (side) document.documentElement.style.setProperty("--side-top", Math.ceil(side.getBoundingClientRect().top + scrollY) + "px");
+    if (!presenting) document.documentElement.style.setProperty("--side-top", Math.ceil(side.getBoundingClientRect().top + scrollY) + "px");
   }
   const above = new ResizeObserver(fitFrame);
-  for (const el of [document.querySelector(".site-header"), document.querySelector(".stage-head")]) {
+  for (const el of [document.querySelector(".site-header"), stageHead, document.querySelector(".takeaway-row")]) {
     if (el) above.observe(el);
   }
   window.addEventListener("resize", fitFrame);
