@@ -347,16 +347,24 @@ func (a *Axes) Draw(dst *image.RGBA) {
 // axis, in order from the start of each, after thinning: tests check with
 // it that a reader can read each axis's scale.
 func (a *Axes) TickLabels() (x, y []string) {
+	if a == nil {
+		return nil, nil
+	}
 	return append([]string(nil), a.xTicks...), append([]string(nil), a.yTicks...)
 }
 
 // AxisLabels returns the labels the axes name their x and y axes with
 // (AxesOptions.XLabel, YLabel); empty for an axis without one.
-func (a *Axes) AxisLabels() (x, y string) { return a.opts.XLabel, a.opts.YLabel }
+func (a *Axes) AxisLabels() (x, y string) {
+	if a == nil {
+		return "", ""
+	}
+	return a.opts.XLabel, a.opts.YLabel
+}
 
 // SharesX reports whether the axes leave their x axis to be labelled by
 // the axes below them (AxesOptions.SharedX).
-func (a *Axes) SharesX() bool { return a.opts.SharedX }
+func (a *Axes) SharesX() bool { return a != nil && a.opts.SharedX }
 
 // titleLines is the title wrapped at spaces to the outer rectangle's width,
 // so that a long title above a narrow plot (a phone) is not clipped.

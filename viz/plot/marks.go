@@ -125,6 +125,9 @@ func (a *Axes) Bars(dst *image.RGBA, xs, heights []float64, width float64, st Ba
 // the x scale cannot place 0, as on a log scale) to lengths[i]. Points
 // with non-finite values are skipped.
 func (a *Axes) HBars(dst *image.RGBA, ys, lengths []float64, height float64, st BarStyle) error {
+	if !a.ready() {
+		return errNoAxes
+	}
 	if err := checkXY("bars", ys, lengths); err != nil {
 		return err
 	}
