@@ -122,7 +122,7 @@ func RenderLessons(recs map[string]*records.Record) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		w("| [%d. %s](#%s) | “%s” | %s |\n", i+1, l.Title, anchor(i+1, l.Title), l.Quotes[0], firstClause(s))
+		w("| [%d. %s](#%s) | “%s” | %s |\n", i+1, l.Title, anchor(i+1, l.Title), l.Quotes[0], strings.ReplaceAll(s, "|", `\|`))
 	}
 	w("\n")
 	for i, l := range lessons.All() {
@@ -261,15 +261,6 @@ func underflowCell(rec *Record, recipe string) string {
 		return "<0.01%"
 	}
 	return fmt.Sprintf("%.2f%%", p)
-}
-
-// firstClause shortens a sentence for the summary table: up to its first
-// semicolon or colon.
-func firstClause(s string) string {
-	if i := strings.IndexAny(s, ";:"); i > 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // anchor is the GitHub anchor of a "## N. Title" heading.
