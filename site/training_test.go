@@ -304,7 +304,9 @@ func TestTrainingLessonRuns(t *testing.T) {
 			require.NotEmpty(t, f["shows"])
 			if !vp.present { // presentation mode hides the explanation
 				require.Eventually(t, func() bool {
-					return strings.Contains(tab.text(t, "#explanation"), "What the runs show: "+f["shows"]+".")
+					// The lesson's sentence is the takeaway, after "Lesson 1, …: "
+					// (its first letter lowered mid-sentence).
+					return strings.Contains(tab.text(t, "#explanation"), f["shows"][1:]+".")
 				}, 10*time.Second, 100*time.Millisecond, "the explanation says what the lesson's runs show")
 			}
 			assert.Greater(t, colouredColumns(tab.shot(t, "#canvas"), 0.5), 0.5, "the lesson's curves run across the canvas")
