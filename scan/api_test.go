@@ -12,7 +12,7 @@ import (
 // internal/apitest).
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
-		Types: []any{Histogram{}, Progress{}, (*Result)(nil)},
-		Funcs: []any{DefaultRecipes, Describe, Measure, ParseFormats, ParseRecipes, Recipes, Run, SmallestPositive, TensorWindow},
+		Types: []any{Histogram{}, Layout(0), Progress{}, (*Result)(nil), View{}},
+		Funcs: []any{DefaultRecipes, Describe, Measure, ParseFormats, ParseLayout, ParseRecipes, Recipes, Run, SmallestPositive, TensorWindow},
 	})
 }

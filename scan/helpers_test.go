@@ -8,6 +8,15 @@ import (
 
 func mustRegexp(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
+// keepNames lists the tensors of s.KeepBF16.
+func keepNames(s Summary) []string {
+	var out []string
+	for _, k := range s.KeepBF16 {
+		out = append(out, k.Tensor)
+	}
+	return out
+}
+
 // heapPeak samples the heap in use every interval until stop is called,
 // which returns the largest value seen: a test's view of a scan's peak
 // memory (runtime/metrics has no high-water mark).

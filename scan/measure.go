@@ -25,13 +25,17 @@ func measure(res *Result, t *scaling.Tensor, q *scaling.Quantized) {
 			res.ScaleInvMax = fmax(res.ScaleInvMax, d)
 		}
 	}
+	// Per-row sums: Σx², Σ(x-x̂)², and Σx² of the clipped and the
+	// flushed values.
 	rowSig := make([]float64, t.Rows)
 	rowNoise := make([]float64, t.Rows)
+	rowOverE := make([]float64, t.Rows)
+	rowUnderE := make([]float64, t.Rows)
 	type part struct {
-		over, under, subn int
-		worst             float64 // Σx²/Σ(x-x̂)² of worstBlock
-		worstBlock        int
-		sig, noise        float64 // of worstBlock
+		counts
+		worst      float64 // Σx²/Σ(x-x̂)² of worstBlock
+		worstBlock int
+		sig, noise float64 // of worstBlock
 	}
 	// One part per chunk, in chunk order (chunks start at distinct rows).
 	parts := make(map[int]*part)
@@ -41,7 +45,7 @@ func measure(res *Result, t *scaling.Tensor, q *scaling.Quantized) {
 		p := &part{worst: math.Inf(1), worstBlock: -1}
 		w := m.worker()
 		for i := lo; i < hi; i++ {
-			rowSig[i], rowNoise[i] = w.row(t, i, &p.over, &p.under, &p.subn, &p.worst, &p.worstBlock)
+			rowSig[i], rowNoise[i], rowOverE[i], rowUnderE[i] = w.row(t, i, &p.counts, &p.worst, &p.worstBlock)
 		}
 		p.sig, p.noise = w.worstSig, w.worstNoise
 		mu.Lock()
@@ -68,7 +72,7 @@ func measure(res *Result, t *scaling.Tensor, q *scaling.Quantized) {
 	if worst != nil {
 		res.WorstBlock, res.WorstBlockSQNR = worst.worstBlock, scaling.SQNR(worst.sig, worst.noise)
 	}
-	var sig, noise float64
+	var sig, noise, overE, underE float64
 	res.WorstRowSQNR = math.NaN()
 	for i := range rowSig {
 		rs, rn := rowSig[i], rowNoise[i]
@@ -78,12 +82,20 @@ func measure(res *Result, t *scaling.Tensor, q *scaling.Quantized) {
 			}
 		}
 		sig, noise = sig+rs, noise+rn
+		overE, underE = overE+rowOverE[i], underE+rowUnderE[i]
 	}
 	n := float64(t.Len())
 	res.Overflow, res.Underflow, res.Subnormal = 100*float64(over)/n, 100*float64(under)/n, 100*float64(subn)/n
 	res.MSE = noise / n
 	res.SQNR = scaling.SQNR(sig, noise)
+	if sig > 0 {
+		res.OverflowEnergy, res.UnderflowEnergy = 100*overE/sig, 100*underE/sig
+	}
 }
+
+// counts are what measure counts over a chunk of rows: values clipped,
+// flushed to zero and encoded as subnormals.
+type counts struct{ over, under, subn int }
 
 // measurer holds what the workers of measure share.
 type measurer struct {
@@ -141,8 +153,9 @@ func (m *measurer) worker() *worker {
 }
 
 // row measures row i: it adds its counts, updates the worst 1×32 block
-// (lowest SQNR, first on ties) and returns the row's Σx² and Σ(x-x̂)².
-func (w *worker) row(t *scaling.Tensor, i int, over, under, subn *int, worst *float64, worstBlock *int) (rs, rn float64) {
+// (lowest SQNR, first on ties) and returns the row's Σx² and Σ(x-x̂)², and
+// the Σx² of its clipped and of its flushed values.
+func (w *worker) row(t *scaling.Tensor, i int, cnt *counts, worst *float64, worstBlock *int) (rs, rn, eOver, eUnder float64) {
 	q := w.q
 	cols := t.Cols
 	band := i / q.BlockRows
@@ -197,10 +210,12 @@ func (w *worker) row(t *scaling.Tensor, i int, over, under, subn *int, worst *fl
 				bn += e * e
 				if y == 0 && x != 0 {
 					nUnder++
+					eUnder += xf * xf
 				}
 				nSub += int(w.sub[c])
 				if w.edge[c] && w.f.Overflows(float64(x*scale), q.Mode) {
 					nOver++
+					eOver += xf * xf
 				}
 			}
 			j = end
@@ -215,6 +230,6 @@ func (w *worker) row(t *scaling.Tensor, i int, over, under, subn *int, worst *fl
 		}
 		rs, rn = rs+bs, rn+bn
 	}
-	*over, *under, *subn = *over+nOver, *under+nUnder, *subn+nSub
-	return rs, rn
+	cnt.over, cnt.under, cnt.subn = cnt.over+nOver, cnt.under+nUnder, cnt.subn+nSub
+	return rs, rn, eOver, eUnder
 }

@@ -27,6 +27,9 @@ type Options struct {
 	// MaxTensors bounds the tensors a Run scans (after the filter); 0
 	// means DefaultMaxTensors.
 	MaxTensors int
+	// Layout says which dimensions of a tensor are its output channels
+	// (the zero value: Torch); see View.
+	Layout Layout
 	// Progress, when set, is called after each tensor.
 	Progress func(Progress)
 }
@@ -40,6 +43,8 @@ type Progress struct {
 
 // Report is the result of a scan.
 type Report struct {
+	// Layout names the Layout the tensors were viewed in.
+	Layout  string        `json:"layout"`
 	Recipes []string      `json:"recipes"`
 	Formats []string      `json:"formats"`
 	MinSQNR float64       `json:"min_sqnr_db"`
@@ -62,9 +67,45 @@ type Summary struct {
 	// same row (under rowwise); see scaling/metrics.go.
 	Worst []string `json:"worst"`
 	// KeepBF16 lists the tensors whose worst-block SQNR is below the
-	// threshold (or that the recipe could not quantize), in scan order.
-	KeepBF16 []string `json:"keep_bf16"`
+	// threshold (or that the recipe could not quantize), in scan order,
+	// each with the reason.
+	KeepBF16 []Keep `json:"keep_bf16"`
+	// Flushed lists the tensors of which the recipe flushes at least
+	// FlushRisk percent of the values to zero, and Clipped those of which
+	// it clips any, most values first, each with the share of the
+	// tensor's energy (Σx²) those values carry: a share of values says
+	// how many are lost, the share of energy how much of the signal.
+	Flushed []Risk `json:"flushed"`
+	Clipped []Risk `json:"clipped"`
 }
+
+// Keep is a tensor a recipe should leave in BF16, and why: its worst 1×32
+// block's SQNR (WorstBlockSQNR, at WorstBlock) is below Report.MinSQNR,
+// or the recipe could not quantize it (Skipped says why; the SQNR is then
+// 0).
+type Keep struct {
+	Tensor         string  `json:"tensor"`
+	WorstBlockSQNR float64 `json:"worst_block_sqnr_db"`
+	WorstBlock     int     `json:"worst_block"`
+	Skipped        string  `json:"skipped,omitempty"`
+}
+
+// Risk is a tensor of which a recipe flushes or clips values: Values is
+// the percentage of its elements, Energy the percentage of its Σx² they
+// carry.
+type Risk struct {
+	Tensor string  `json:"tensor"`
+	Values float64 `json:"values_pct"`
+	Energy float64 `json:"energy_pct"`
+}
+
+// FlushRisk is the share of a tensor's values (percent) that a recipe
+// must flush to zero for Summary.Flushed to name it. Gaussian weights
+// lose far less under the 8-bit recipes (E4M3's window spans 17 binades)
+// but about 1 value in 14 under nvfp4, whose E2M1 elements flush what
+// lies below a 24th of the block's amax (TestFlushRiskOnGaussian): 10%
+// names what a recipe loses beyond that.
+const FlushRisk = 10.0
 
 // WorstTensors is how many tensors a Summary ranks.
 const WorstTensors = 5
@@ -85,6 +126,8 @@ func (o *Options) check() error {
 	switch {
 	case math.IsNaN(o.MinSQNR) || math.IsInf(o.MinSQNR, 0) || o.MinSQNR < 0:
 		return fmt.Errorf("scan: SQNR threshold %v dB: want a positive finite number", o.MinSQNR)
+	case o.Layout != Torch && o.Layout != TF:
+		return fmt.Errorf("scan: unknown layout %v", o.Layout)
 	case o.MaxTensors < 0:
 		return fmt.Errorf("scan: tensor limit %d: want a positive number (or 0 for %d)", o.MaxTensors, DefaultMaxTensors)
 	}
@@ -115,7 +158,7 @@ func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Repo
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	rep := &Report{MinSQNR: opts.MinSQNR, Tensors: []TensorStats{}}
+	rep := &Report{Layout: opts.Layout.String(), MinSQNR: opts.MinSQNR, Tensors: []TensorStats{}}
 	for _, f := range opts.Formats {
 		rep.Formats = append(rep.Formats, f.Name())
 	}
@@ -145,7 +188,7 @@ func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Repo
 	p.Total = len(jobs)
 	start := time.Now()
 	var err error
-	var buf []float32 // the values of the tensor in hand, reused
+	var bufs buffers
 	for _, j := range jobs {
 		if ctx.Err() != nil {
 			rep.Interrupted = true
@@ -153,7 +196,7 @@ func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Repo
 		}
 		in := j.a.Tensors[j.i]
 		var st TensorStats
-		st, buf, err = scanOne(j.a, j.i, opts, buf)
+		st, err = scanOne(j.a, j.i, opts, &bufs)
 		rep.Tensors = append(rep.Tensors, st)
 		if err != nil {
 			rep.Tensors = rep.Tensors[:len(rep.Tensors)-1]
@@ -170,26 +213,32 @@ func Run(ctx context.Context, archives []*tensorio.Archive, opts Options) (*Repo
 	return rep, err
 }
 
-// scanOne reads tensor i of a into buf (see Archive.TensorInto) and
-// measures it; it returns the buffer to use for the next tensor.
-func scanOne(a *tensorio.Archive, i int, opts Options, buf []float32) (TensorStats, []float32, error) {
+// buffers are the storage a Run reuses from tensor to tensor: the decoded
+// values (see Archive.TensorInto) and their transpose for a TF view.
+type buffers struct{ decoded, view []float32 }
+
+// scanOne reads tensor i of a into bufs and measures it in its view.
+func scanOne(a *tensorio.Archive, i int, opts Options, bufs *buffers) (TensorStats, error) {
 	in := a.Tensors[i]
-	base := TensorStats{Name: in.Name, File: in.File, DType: in.DType, Shape: in.Shape, Results: []Result{}, OutlierRows: []int{},
+	v := opts.Layout.View(in.Name, in.Shape)
+	base := TensorStats{Name: in.Name, File: in.File, DType: in.DType, Shape: in.Shape, View: v.String(), Results: []Result{}, OutlierRows: []int{},
 		Histogram: Histogram{Counts: []int{}}, Windows: []Window{}}
 	if !in.Decoded {
 		base.Skipped = "dtype " + in.DType + " is not a floating-point type fp8lab decodes"
-		return base, buf, nil
+		return base, nil
 	}
 	if in.Len() == 0 {
 		base.Skipped = "empty tensor"
-		return base, buf, nil
+		return base, nil
 	}
-	t, err := a.TensorInto(i, buf)
+	t, err := a.TensorInto(i, bufs.decoded)
 	if err != nil {
-		return base, buf, err
+		return base, err
 	}
+	bufs.decoded = t.Data
+	t, bufs.view = v.apply(t, bufs.view)
 	st := Describe(t)
-	st.Name, st.File, st.DType, st.Shape, st.Results = base.Name, base.File, base.DType, base.Shape, []Result{}
+	st.Name, st.File, st.DType, st.Shape, st.View, st.Results = base.Name, base.File, base.DType, base.Shape, base.View, []Result{}
 	st.Windows = []Window{}
 	for _, f := range opts.Formats {
 		if w, ok := TensorWindow(st.Amax, f); ok {
@@ -219,7 +268,7 @@ func scanOne(a *tensorio.Archive, i int, opts Options, buf []float32) (TensorSta
 		}
 		return nil
 	})
-	return st, t.Data, err
+	return st, err
 }
 
 // summarize ranks the tensors under each recipe and format.
@@ -240,7 +289,7 @@ func (rep *Report) summarize(opts Options) {
 	}
 	rep.Summary = []Summary{}
 	for _, k := range order {
-		s := Summary{Recipe: k.recipe, Format: k.format, Worst: []string{}, KeepBF16: []string{}}
+		s := Summary{Recipe: k.recipe, Format: k.format, Worst: []string{}, KeepBF16: []Keep{}, Flushed: []Risk{}, Clipped: []Risk{}}
 		idx, res := byKey[k], results[k]
 		perm := make([]int, len(idx))
 		for i := range perm {
@@ -254,9 +303,23 @@ func (rep *Report) summarize(opts Options) {
 			s.Worst = append(s.Worst, rep.Tensors[idx[p]].Name)
 		}
 		for i, r := range res {
-			if r.Skipped != "" || r.WorstBlockSQNR < opts.MinSQNR {
-				s.KeepBF16 = append(s.KeepBF16, rep.Tensors[idx[i]].Name)
+			name := rep.Tensors[idx[i]].Name
+			switch {
+			case r.Skipped != "":
+				s.KeepBF16 = append(s.KeepBF16, Keep{Tensor: name, WorstBlock: -1, Skipped: r.Skipped})
+				continue
+			case r.WorstBlockSQNR < opts.MinSQNR:
+				s.KeepBF16 = append(s.KeepBF16, Keep{Tensor: name, WorstBlockSQNR: r.WorstBlockSQNR, WorstBlock: r.WorstBlock})
 			}
+			if r.Underflow >= FlushRisk {
+				s.Flushed = append(s.Flushed, Risk{name, r.Underflow, r.UnderflowEnergy})
+			}
+			if r.Overflow > 0 {
+				s.Clipped = append(s.Clipped, Risk{name, r.Overflow, r.OverflowEnergy})
+			}
+		}
+		for _, l := range [][]Risk{s.Flushed, s.Clipped} {
+			sort.SliceStable(l, func(a, b int) bool { return l[a].Values > l[b].Values })
 		}
 		rep.Summary = append(rep.Summary, s)
 	}

@@ -205,10 +205,10 @@ func TestOutlierRanking(t *testing.T) {
 	}
 	require.Len(t, sum, 5)
 	assert.Equal(t, "outlier.weight", sum["tensorwise"].Worst[0])
-	assert.Contains(t, sum["tensorwise"].KeepBF16, "outlier.weight")
+	assert.Contains(t, keepNames(sum["tensorwise"]), "outlier.weight")
 	assert.Equal(t, "spiky.weight", sum["rowwise"].Worst[0])
 	assert.NotEqual(t, "outlier.weight", sum["rowwise"].Worst[0])
-	assert.NotContains(t, sum["rowwise"].KeepBF16, "outlier.weight")
+	assert.NotContains(t, keepNames(sum["rowwise"]), "outlier.weight")
 }
 
 func TestRunInterruptedAndFiltered(t *testing.T) {

@@ -24,8 +24,12 @@ type TensorStats struct {
 	File  string  `json:"file"`
 	DType string  `json:"dtype"`
 	Shape []int64 `json:"shape"`
-	Rows  int     `json:"rows"`
-	Cols  int     `json:"cols"`
+	// View says how the tensor was read as a matrix (see Layout.View):
+	// Rows output channels of Cols values, and which dimensions each
+	// comes from. Every per-row and per-block figure refers to it.
+	View string `json:"view"`
+	Rows int    `json:"rows"`
+	Cols int    `json:"cols"`
 	// Amax is the largest finite |x|; MinNonZero the smallest nonzero one.
 	Amax       float64 `json:"amax"`
 	MinNonZero float64 `json:"min_nonzero"`
@@ -68,6 +72,11 @@ type Result struct {
 	Overflow  float64 `json:"overflow_pct"`
 	Underflow float64 `json:"underflow_pct"`
 	Subnormal float64 `json:"subnormal_pct"`
+	// OverflowEnergy and UnderflowEnergy are the percentages of the
+	// tensor's Σx² that the clipped and the flushed values carry (0 for
+	// an all-zero tensor): whether the values lost matter.
+	OverflowEnergy  float64 `json:"overflow_energy_pct"`
+	UnderflowEnergy float64 `json:"underflow_energy_pct"`
 	// MSE is the mean of (x-x̂)² over the elements.
 	MSE float64 `json:"mse"`
 	// SQNR is 10·log10(Σx²/Σ(x-x̂)²) in dB over the tensor (+Inf: exact,

@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"regexp"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/fp8lab/fp8lab/internal/cmdline"
@@ -37,7 +36,11 @@ var scanInterrupt = func() (context.Context, func()) {
 }
 
 func runScan(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := prog.Flags("scan", "PATH... [--recipes LIST|all] [--formats LIST] [--filter REGEX] [--json|--csv] [--html FILE] [--min-sqnr DB]", stderr)
+	fs := prog.Flags("scan", "PATH... [--layout torch|tf] [--recipes LIST|all] [--formats LIST] [--filter REGEX] [--json|--csv] [--html FILE] [--min-sqnr DB]", stderr)
+	layout := fs.String("layout", "torch", "how the checkpoint stores weights, which decides the matrix each tensor is scanned as (printed per tensor as its view): "+
+		"torch (PyTorch, Hugging Face safetensors): rows = dim 0, the output channels of [out, in] and [out, in/groups, kh, kw], row = the rest; "+
+		"tf (TensorFlow, Keras): rows = the last dim, of [in, out] and [kh, kw, in, out], row = the rest, and for a kernel whose name contains depthwise ([kh, kw, C, multiplier]) rows = C·multiplier, row = kh·kw. "+
+		"Rowwise is one scale per row; blocks run along the row")
 	recipes := fs.String("recipes", "", "comma-separated recipes (tensorwise, rowwise, deepseek, mxfp8, nvfp4, each also NAME-hadamard) or all; default the five without Hadamard")
 	formats := fs.String("formats", "E4M3FN", "comma-separated element formats (nvfp4 always uses E2M1)")
 	filter := fs.String("filter", "", "scan only the tensors whose name matches this regular expression")
@@ -67,6 +70,9 @@ func runScan(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return cmdline.Usagef("--max-tensors %d: want at least 1", *maxTensors)
 	}
 	opts := scan.Options{MinSQNR: *minSQNR, MaxTensors: *maxTensors}
+	if opts.Layout, err = scan.ParseLayout(*layout); err != nil {
+		return cmdline.Usagef("--layout: %v", err)
+	}
 	if opts.Recipes, err = scan.ParseRecipes(*recipes); err != nil {
 		return cmdline.Usagef("%v", err)
 	}
@@ -107,6 +113,11 @@ func runScan(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if opts.Progress != nil {
 		fmt.Fprintln(stderr)
 	}
+	if scanErr != nil {
+		// Nothing on stdout: a partial report read as a whole one would
+		// mislead, and a script sees only the error.
+		return scanErr
+	}
 	if rep.Interrupted {
 		fmt.Fprintf(stderr, "fp8lab scan: interrupted: the report covers the %d tensors scanned\n", len(rep.Tensors))
 	}
@@ -120,9 +131,6 @@ func runScan(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if err == nil && *html != "" {
 		err = outfile.WriteFile(*html, report.Page(rep))
-	}
-	if scanErr != nil {
-		return scanErr
 	}
 	return err
 }
@@ -145,7 +153,7 @@ func writeScanCSV(w io.Writer, rep *scan.Report) error {
 	cw.Write(report.Columns)
 	for _, t := range rep.Tensors {
 		cell := safetext.CSVCell
-		head := []string{cell(t.File), cell(t.Name), cell(t.DType), report.Shape(t.Shape), g(t.Amax), g(t.MinNonZero), g(t.DynamicRange), g(t.Zeros),
+		head := []string{cell(t.File), cell(t.Name), cell(t.DType), report.Shape(t.Shape), cell(t.View), g(t.Amax), g(t.MinNonZero), g(t.DynamicRange), g(t.Zeros),
 			strconv.Itoa(t.NaN), strconv.Itoa(t.Inf), g(t.Outlier)}
 		if len(t.Results) == 0 {
 			row := append(append([]string{}, head...), make([]string, len(report.Columns)-len(head))...)
@@ -154,7 +162,7 @@ func writeScanCSV(w io.Writer, rep *scan.Report) error {
 		}
 		for _, r := range t.Results {
 			cw.Write(append(append([]string{}, head...), cell(r.Recipe), cell(r.Format), g(r.ScaleInvMin), g(r.ScaleInvMax), g(r.Overflow),
-				g(r.Underflow), g(r.Subnormal), g(r.MSE), g(r.SQNR), g(r.WorstRowSQNR), strconv.Itoa(r.WorstRow),
+				g(r.OverflowEnergy), g(r.Underflow), g(r.UnderflowEnergy), g(r.Subnormal), g(r.MSE), g(r.SQNR), g(r.WorstRowSQNR), strconv.Itoa(r.WorstRow),
 				g(r.WorstBlockSQNR), strconv.Itoa(r.WorstBlock), cell(r.Skipped)))
 		}
 	}
@@ -163,42 +171,60 @@ func writeScanCSV(w io.Writer, rep *scan.Report) error {
 }
 
 // writeScanText prints the report for a reader: every name from the file
-// goes through safetext.Text, so that none can act on the terminal.
+// goes through safetext.Text, so that none can act on the terminal. The
+// sentences are report's, which the HTML page shows too.
 func writeScanText(w io.Writer, rep *scan.Report) error {
 	text := safetext.Text
+	fmt.Fprintf(w, "%s.\n\n", report.LayoutLine(rep.Layout))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, t := range rep.Tensors {
-		fmt.Fprintf(w, "%s  %s %s", text(t.Name), text(t.DType), report.Shape(t.Shape))
+		fmt.Fprintf(w, "%s  %s %s  view %s", text(t.Name), text(t.DType), report.Shape(t.Shape), text(t.View))
 		if t.Skipped != "" {
 			fmt.Fprintf(w, "  skipped: %s\n\n", text(t.Skipped))
 			continue
 		}
-		fmt.Fprintf(w, "  amax %.4g  min|x|>0 %.4g  range %.1f binades  zeros %.2f%%  max/rms %.1f (rows %v)",
+		fmt.Fprintf(w, "\n  amax %.4g  min|x|>0 %.4g  range %.1f binades  zeros %.2f%%  max/rms %.1f (rows %v)",
 			t.Amax, t.MinNonZero, t.DynamicRange, 100*t.Zeros, t.Outlier, t.OutlierRows)
 		if t.NaN+t.Inf > 0 {
 			fmt.Fprintf(w, "  NaN %d  Inf %d", t.NaN, t.Inf)
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintln(tw, "recipe\tformat\tSQNR dB\tworst row dB\tworst block dB\toverflow %\tunderflow %\tsubnormal %\tMSE\tscale_inv min\tscale_inv max\t")
+		fmt.Fprintln(tw, "recipe\tformat\tSQNR dB\tworst row dB\tworst block dB\toverflow %\tunderflow %\tflushed energy %\tsubnormal %\tMSE\tscale_inv min\tscale_inv max\t")
 		for _, r := range t.Results {
 			if r.Skipped != "" {
-				fmt.Fprintf(tw, "%s\t%s\tskipped: %s\t\t\t\t\t\t\t\t\t\n", r.Recipe, r.Format, text(r.Skipped))
+				fmt.Fprintf(tw, "%s\t%s\tskipped: %s\t\t\t\t\t\t\t\t\t\t\n", r.Recipe, r.Format, text(r.Skipped))
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%.2f\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t\n", r.Recipe, r.Format, r.SQNR, r.WorstRowSQNR,
-				r.WorstBlockSQNR, r.Overflow, r.Underflow, r.Subnormal, r.MSE, r.ScaleInvMin, r.ScaleInvMax)
+			fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%.2f\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t\n", r.Recipe, r.Format, r.SQNR, r.WorstRowSQNR,
+				r.WorstBlockSQNR, r.Overflow, r.Underflow, r.UnderflowEnergy, r.Subnormal, r.MSE, r.ScaleInvMin, r.ScaleInvMax)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Summary (%d tensors; keep in BF16 below %.4g dB SQNR)\n", len(rep.Tensors), rep.MinSQNR)
+	fmt.Fprintf(w, "Summary (%d tensors; %s)\n", len(rep.Tensors), report.Threshold(rep.MinSQNR))
+	risky := false
 	for _, s := range rep.Summary {
-		fmt.Fprintf(w, "  %s %s: worst %s; keep in BF16: %s\n", s.Recipe, s.Format, text(strings.Join(s.Worst, ", ")), text(report.KeepList(s.KeepBF16)))
+		fmt.Fprintf(w, "  %s %s: %s; %s\n", s.Recipe, s.Format, report.WorstText(s.Worst, text), report.KeepText(s.KeepBF16, rep.MinSQNR, text))
+		risky = risky || len(s.Flushed)+len(s.Clipped) > 0
+	}
+	if risky {
+		fmt.Fprintf(w, "\n%s\n", report.RiskIntro())
+		for _, s := range rep.Summary {
+			for _, l := range []string{report.RiskText("flushed", s.Flushed, text), report.RiskText("clipped", s.Clipped, text)} {
+				if l != "" {
+					fmt.Fprintf(w, "  %s %s: %s\n", s.Recipe, s.Format, l)
+				}
+			}
+		}
 	}
 	if rep.Interrupted {
 		fmt.Fprintln(w, "(interrupted: partial report)")
+	}
+	fmt.Fprintln(w, "\nLegend")
+	for _, term := range report.Legend() {
+		fmt.Fprintf(w, "  %s: %s\n", term.Name, term.Meaning)
 	}
 	return nil
 }

@@ -71,7 +71,8 @@ func TestScanJSONMatchesLibrary(t *testing.T) {
 		}
 	}
 	assert.Equal(t, rep.Summary, got.Summary)
-	assert.Equal(t, []string{"layer.1.weight"}, got.Summary[0].KeepBF16, "tensorwise")
+	require.Len(t, got.Summary[0].KeepBF16, 1, "tensorwise")
+	assert.Equal(t, "layer.1.weight", got.Summary[0].KeepBF16[0].Tensor, "tensorwise")
 }
 
 func TestScanCSVAndTextMatchLibrary(t *testing.T) {
@@ -105,7 +106,9 @@ func TestScanCSVAndTextMatchLibrary(t *testing.T) {
 			assert.Regexp(t, line, text)
 		}
 	}
-	assert.Contains(t, text, "tensorwise E4M3FN: worst layer.1.weight, layer.0.weight; keep in BF16: layer.1.weight")
+	keep := rep.Summary[0].KeepBF16[0]
+	assert.Contains(t, text, fmt.Sprintf("tensorwise E4M3FN: worst: layer.1.weight, layer.0.weight; keep in BF16: layer.1.weight (worst block %.1f dB, %.1f dB below 15)",
+		keep.WorstBlockSQNR, 15-keep.WorstBlockSQNR))
 }
 
 func TestScanFlags(t *testing.T) {

@@ -75,7 +75,7 @@ func TestPageHasNoControlBytes(t *testing.T) {
 	name := "evil\x1b]0;pwned\a\x1b[2J\x00\u202e<b>"
 	ts := scanned(t, name, fp8.E4M3FN)
 	rep := &scan.Report{MinSQNR: 15, Recipes: []string{"tensorwise"}, Formats: []string{"E4M3FN"}, Tensors: []scan.TensorStats{ts},
-		Summary: []scan.Summary{{Recipe: "tensorwise", Format: "E4M3FN", Worst: []string{name}, KeepBF16: []string{name}}}}
+		Summary: []scan.Summary{{Recipe: "tensorwise", Format: "E4M3FN", Worst: []string{name}, KeepBF16: []scan.Keep{{Tensor: name, WorstBlockSQNR: 3}}, Flushed: []scan.Risk{{Tensor: name, Values: 44, Energy: 0.3}}}}}
 	rep.Tensors[0].Skipped = ""
 	page := string(Page(rep))
 	for i := 0; i < len(page); i++ {

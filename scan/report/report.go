@@ -18,9 +18,12 @@ import (
 
 // Columns names the columns of the table, one row per tensor × recipe ×
 // format; the CLI's CSV report has the same columns.
-var Columns = []string{"file", "tensor", "dtype", "shape", "amax", "min_nonzero", "dynamic_range_binades", "zeros",
-	"nan", "inf", "outlier_max_over_rms", "recipe", "format", "scale_inv_min", "scale_inv_max", "overflow_pct",
-	"underflow_pct", "subnormal_pct", "mse", "sqnr_db", "worst_row_sqnr_db", "worst_row", "worst_block_sqnr_db", "worst_block", "skipped"}
+var Columns = []string{"file", "tensor", "dtype", "shape", "view", "amax", "min_nonzero", "dynamic_range_binades", "zeros",
+	"nan", "inf", "outlier_max_over_rms", "recipe", "format", "scale_inv_min", "scale_inv_max", "overflow_pct", "overflow_energy_pct",
+	"underflow_pct", "underflow_energy_pct", "subnormal_pct", "mse", "sqnr_db", "worst_row_sqnr_db", "worst_row", "worst_block_sqnr_db", "worst_block", "skipped"}
+
+// textColumns are the Columns the table shows as text (left-aligned).
+var textColumns = map[string]bool{"file": true, "tensor": true, "dtype": true, "shape": true, "view": true, "recipe": true, "format": true, "skipped": true}
 
 // Page renders the report as one self-contained, offline HTML page (no
 // scripts, fonts or links) around Body, styled by CSS.
@@ -47,6 +50,8 @@ func CSS() string {
 	b.WriteString(`.scan-report table{border-collapse:collapse}.scan-report td,.scan-report th{padding:2px 6px;border:1px solid #ccc;text-align:right;white-space:nowrap}
 .scan-report th{background:#f4f4f4}.scan-report td.n{text-align:left}.scan-report .wide{overflow-x:auto;max-width:100%}
 .scan-report svg.hist{max-width:100%;height:auto}.scan-report td.heat-nan{background:#eee}
+.scan-report table.heatmap th{white-space:normal;font-weight:normal}.scan-report table.heatmap td.n{white-space:normal;overflow-wrap:anywhere;max-width:32em;min-width:12em}
+.scan-report dl.legend dt{font-weight:bold;margin-top:.4em}.scan-report dl.legend dd{margin-left:1.5em;max-width:60em}
 `)
 	for k := 0; k < heatSteps; k++ {
 		fmt.Fprintf(&b, ".scan-report td.heat%d{background:hsl(%.0f,70%%,75%%)}\n", k, 120*float64(k)/(heatSteps-1))
@@ -85,8 +90,9 @@ func Body(rep *scan.Report) string {
 	}
 	var b strings.Builder
 	b.WriteString(`<div class="scan-report">`)
-	fmt.Fprintf(&b, "<p>%d tensors; recipes %s; formats %s; keep in BF16 below %.4g dB worst-block SQNR.", len(rep.Tensors),
-		safetext.HTML(strings.Join(rep.Recipes, ", ")), safetext.HTML(strings.Join(rep.Formats, ", ")), rep.MinSQNR)
+	fmt.Fprintf(&b, "<p>%d tensors; recipes %s; formats %s; %s; %s (see the legend at the end).", len(rep.Tensors),
+		safetext.HTML(strings.Join(rep.Recipes, ", ")), safetext.HTML(strings.Join(rep.Formats, ", ")),
+		safetext.HTML(LayoutLine(rep.Layout)), safetext.HTML(Threshold(rep.MinSQNR)))
 	if rep.Interrupted {
 		b.WriteString(" <b>Interrupted: partial report.</b>")
 	}
@@ -109,7 +115,8 @@ func Body(rep *scan.Report) string {
 		}
 	}
 	for _, c := range cols {
-		fmt.Fprintf(&b, "<th>%s</th>", safetext.HTML(c))
+		recipe, format, _ := strings.Cut(c, " ")
+		fmt.Fprintf(&b, "<th>%s<br>%s</th>", safetext.HTML(recipe), safetext.HTML(format))
 	}
 	b.WriteString("</tr>")
 	for _, t := range rep.Tensors {
@@ -128,26 +135,41 @@ func Body(rep *scan.Report) string {
 		}
 		b.WriteString("</tr>")
 	}
-	b.WriteString("</table></div><h2>Summary</h2><ul>")
+	b.WriteString("</table></div><h2>Summary</h2>")
+	fmt.Fprintf(&b, "<p>%s.</p><ul>", safetext.HTML(Threshold(rep.MinSQNR)))
+	risky := false
 	for _, s := range rep.Summary {
-		fmt.Fprintf(&b, "<li>%s %s: worst %s; keep in BF16: %s</li>", safetext.HTML(s.Recipe), safetext.HTML(s.Format),
-			safetext.HTML(strings.Join(s.Worst, ", ")), safetext.HTML(KeepList(s.KeepBF16)))
+		fmt.Fprintf(&b, "<li>%s %s: %s; %s</li>", safetext.HTML(s.Recipe), safetext.HTML(s.Format),
+			WorstText(s.Worst, safetext.HTML), KeepText(s.KeepBF16, rep.MinSQNR, safetext.HTML))
+		risky = risky || len(s.Flushed)+len(s.Clipped) > 0
 	}
-	b.WriteString(`</ul><h2>Table</h2><div class="wide"><table class="scan-table"><tr>`)
+	b.WriteString("</ul>")
+	if risky {
+		fmt.Fprintf(&b, "<p>%s</p><ul>", safetext.HTML(RiskIntro()))
+		for _, s := range rep.Summary {
+			for _, l := range []string{RiskText("flushed", s.Flushed, safetext.HTML), RiskText("clipped", s.Clipped, safetext.HTML)} {
+				if l != "" {
+					fmt.Fprintf(&b, "<li>%s %s: %s</li>", safetext.HTML(s.Recipe), safetext.HTML(s.Format), l)
+				}
+			}
+		}
+		b.WriteString("</ul>")
+	}
+	b.WriteString(`<h2>Table</h2><div class="wide"><table class="scan-table"><tr>`)
 	for _, h := range Columns {
 		fmt.Fprintf(&b, "<th>%s</th>", h)
 	}
 	b.WriteString("</tr>")
 	for _, t := range rep.Tensors {
 		for _, r := range t.Results {
-			vals := []string{t.File, t.Name, t.DType, Shape(t.Shape), G4(t.Amax), G4(t.MinNonZero), G4(t.DynamicRange), G4(t.Zeros),
+			vals := []string{t.File, t.Name, t.DType, Shape(t.Shape), t.View, G4(t.Amax), G4(t.MinNonZero), G4(t.DynamicRange), G4(t.Zeros),
 				fmt.Sprint(t.NaN), fmt.Sprint(t.Inf), G4(t.Outlier), r.Recipe, r.Format, G4(r.ScaleInvMin), G4(r.ScaleInvMax), G4(r.Overflow),
-				G4(r.Underflow), G4(r.Subnormal), G4(r.MSE), G4(r.SQNR), G4(r.WorstRowSQNR), fmt.Sprint(r.WorstRow), G4(r.WorstBlockSQNR),
-				fmt.Sprint(r.WorstBlock), r.Skipped}
+				G4(r.OverflowEnergy), G4(r.Underflow), G4(r.UnderflowEnergy), G4(r.Subnormal), G4(r.MSE), G4(r.SQNR), G4(r.WorstRowSQNR),
+				fmt.Sprint(r.WorstRow), G4(r.WorstBlockSQNR), fmt.Sprint(r.WorstBlock), r.Skipped}
 			fmt.Fprintf(&b, `<tr data-tensor="%s">`, safetext.HTMLAttr(t.Name))
 			for k, v := range vals {
 				cls := ""
-				if k < 4 || k == 11 || k == 12 {
+				if textColumns[Columns[k]] {
 					cls = " class=n"
 				}
 				fmt.Fprintf(&b, "<td%s>%s</td>", cls, safetext.HTML(v))
@@ -157,14 +179,18 @@ func Body(rep *scan.Report) string {
 	}
 	b.WriteString("</table></div><h2>Histograms</h2><p>log2|x| of each tensor's finite nonzero values (bar height: square root of the count) against each format's window under the tensorwise scale: [smallest positive value, Max] × scale_inv. Right of the window is clipped, left of it flushed to zero.</p>")
 	for _, t := range rep.Tensors {
-		fmt.Fprintf(&b, "<h3>%s</h3>", safetext.HTML(t.Name))
+		fmt.Fprintf(&b, "<h3>%s</h3><p>%s %s, view %s</p>", safetext.HTML(t.Name), safetext.HTML(t.DType), Shape(t.Shape), safetext.HTML(t.View))
 		if t.Skipped != "" {
 			fmt.Fprintf(&b, "<p>skipped: %s</p>", safetext.HTML(t.Skipped))
 			continue
 		}
 		b.WriteString(histogramSVG(t))
 	}
-	b.WriteString("</div>")
+	b.WriteString(`<h2>Legend</h2><dl class="legend">`)
+	for _, term := range Legend() {
+		fmt.Fprintf(&b, "<dt>%s</dt><dd>%s</dd>", safetext.HTML(term.Name), safetext.HTML(term.Meaning))
+	}
+	b.WriteString("</dl></div>")
 	return b.String()
 }
 
@@ -178,14 +204,6 @@ func Shape(s []int64) string {
 		parts[i] = strconv.FormatInt(d, 10)
 	}
 	return "[" + strings.Join(parts, " ") + "]"
-}
-
-// KeepList is the summary's list of tensors to keep in BF16, or "none".
-func KeepList(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
 }
 
 // heat is the class that colours an SQNR: red at or below 0 dB, through
