@@ -112,11 +112,19 @@ func open(r io.ReaderAt, size int64, name string, lim Limits) (*Archive, error) 
 		if herr != nil {
 			return nil, herr
 		}
+		if h.decode == nil {
+			return nil, fmt.Errorf("%w: npy dtype %q is not float16, bfloat16, float32, float64 or uint8", scaling.ErrParse, h.descr)
+		}
 		a.Tensors = []Info{{Name: name, File: name, DType: h.dtype(), Shape: toInt64(h.shape), Decoded: true}}
 		a.load = func(int) (*scaling.Tensor, error) { return readNPY(r, size, lim) }
 	default:
 		t, cerr := readCSV(io.NewSectionReader(r, 0, size), lim)
 		if cerr != nil {
+			if claim := claimed(name); claim != "" {
+				// The content is no format this package knows, and no CSV
+				// either: say what the name promised and what is wrong.
+				return nil, fmt.Errorf("%w: not %s file, as its name says: %s", scaling.ErrParse, claimedName[claim], notKind(claim, head[:n], size))
+			}
 			return nil, cerr
 		}
 		a.Tensors = []Info{{Name: name, File: name, DType: "F32", Shape: []int64{int64(t.Rows), int64(t.Cols)}, Decoded: true}}

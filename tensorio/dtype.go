@@ -98,6 +98,11 @@ var codecs = map[string]codec{
 			dst[i] = math.Float32frombits(binary.BigEndian.Uint32(src[4*i:]))
 		}
 	}},
+	"F16" + bigEndian: {2, 1, func(dst []float32, src []byte) {
+		for i := range dst {
+			dst[i] = fp8.FP16.Decode(binary.BigEndian.Uint16(src[2*i:]))
+		}
+	}},
 	"F64" + bigEndian: {8, 1, func(dst []float32, src []byte) {
 		for i := range dst {
 			dst[i] = float32(math.Float64frombits(binary.BigEndian.Uint64(src[8*i:])))

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -26,35 +27,47 @@ const (
 	readChunk = 1 << 20
 )
 
-// readNPY reads a 2-D (or 1-D, read as 1×n) .npy array of float32 ('<f4',
-// '>f4'), float64 ('<f8', '>f8', rounded to float32) or uint8 ('|u1', as
-// the float32 values 0..255), in C or Fortran
-// order, from a file of size bytes. Anything else (other dtypes, 0-D or 3-D
-// shapes, empty arrays, a truncated file) gives an error wrapping
-// scaling.ErrParse or scaling.ErrShape, a shape over the limit ErrTooLarge;
-// the array is allocated only once the file is known to hold all of it.
+// readNPY reads an .npy array of float32 ('<f4', '>f4'), float64 ('<f8',
+// '>f8', rounded to float32), float16 ('<f2', '>f2'), bfloat16 (ml_dtypes'
+// bfloat16, which numpy.save writes as the 2-byte void '<V2') or uint8
+// ('|u1', as the float32 values 0..255), from a file of size bytes, as the
+// matrix Info.Matrix describes: the last dimension the columns, the others
+// folded into rows, a 1-D array one row and a 0-D one (a scalar) 1×1, as a
+// 0-D safetensors tensor is read. Fortran (column-major) order is read for
+// arrays of at most two dimensions. Anything else (other dtypes, empty
+// arrays, a truncated file) gives an error wrapping scaling.ErrParse or
+// scaling.ErrShape, a shape over the limit ErrTooLarge; the array is
+// allocated only once the file is known to hold all of it.
 func readNPY(r io.ReaderAt, size int64, lim Limits) (*scaling.Tensor, error) {
 	br := bufio.NewReader(io.NewSectionReader(r, 0, size))
 	h, offset, err := npyPrelude(br, size)
 	if err != nil {
 		return nil, err
 	}
-	rows, cols := 1, 0
-	switch len(h.shape) {
-	case 1:
-		cols = h.shape[0]
-	case 2:
-		rows, cols = h.shape[0], h.shape[1]
-	default:
-		return nil, fmt.Errorf("%w: npy array has %d dimensions, want 1 or 2", scaling.ErrShape, len(h.shape))
+	if h.decode == nil {
+		return nil, fmt.Errorf("%w: npy dtype %q is not float16, bfloat16, float32, float64 or uint8", scaling.ErrParse, h.descr)
 	}
-	if rows <= 0 || cols <= 0 {
-		return nil, fmt.Errorf("%w: npy shape %d×%d (both dimensions must be positive)", scaling.ErrShape, rows, cols)
+	if h.fortran && len(h.shape) > 2 {
+		return nil, fmt.Errorf("%w: npy array of %d dimensions in Fortran order (C order is read at any rank, Fortran order up to 2)", scaling.ErrShape, len(h.shape))
 	}
-	if max := lim.maxElements(); rows > max/cols {
-		return nil, fmt.Errorf("%w: npy shape %d×%d has more than %d elements", ErrTooLarge, rows, cols, max)
+	for _, d := range h.shape {
+		if d == 0 {
+			return nil, fmt.Errorf("%w: npy shape %v is empty", scaling.ErrShape, h.shape)
+		}
 	}
-	n := rows * cols
+	limit := lim.maxElements()
+	n := 1
+	for _, d := range h.shape {
+		if n > limit/d {
+			return nil, fmt.Errorf("%w: npy shape %v has more than %d elements", ErrTooLarge, h.shape, limit)
+		}
+		n *= d
+	}
+	rows, cols := 1, 1
+	if len(h.shape) > 0 {
+		cols = h.shape[len(h.shape)-1]
+		rows = n / cols
+	}
 	if avail := (size - offset) / int64(h.size); avail < int64(n) {
 		return nil, fmt.Errorf("%w: npy data ends after %d of %d values", scaling.ErrParse, max(avail, 0), n)
 	}
@@ -130,21 +143,32 @@ func npyPrelude(br io.Reader, size int64) (npyHeader, int64, error) {
 
 // npyHeader is the parsed header dict.
 type npyHeader struct {
-	descr   string // the dtype as written, such as "<f4"
-	size    int    // bytes per value
+	descr string // the dtype as written, such as "<f4"
+	size  int    // bytes per value (0 for a dtype not read)
+	// decode reads one value; nil for a dtype this package does not read,
+	// which an .npz lists and skips.
 	decode  func([]byte) float32
 	fortran bool
 	shape   []int
 }
 
-// dtype names the header's dtype as safetensors does (F32, F64), with
-// " (big-endian)" for big-endian data.
+// dtype names the header's dtype as safetensors does (F16, BF16, F32,
+// F64), with " (big-endian)" for big-endian data, or as written for a
+// dtype not read ("npy <i4").
 func (h npyHeader) dtype() string {
-	name := "F32"
-	switch h.size {
-	case 1:
+	var name string
+	switch {
+	case h.decode == nil:
+		return "npy " + h.descr
+	case h.size == 1:
 		return "U8" // one byte: no byte order
-	case 8:
+	case strings.Contains(h.descr, "V"):
+		return "BF16" // no byte order in a void dtype; ml_dtypes writes it little-endian
+	case h.size == 2:
+		name = "F16"
+	case h.size == 4:
+		name = "F32"
+	default:
 		name = "F64"
 	}
 	if strings.HasPrefix(h.descr, ">") {
@@ -196,10 +220,16 @@ func parseNPYHeader(s string) (npyHeader, error) {
 				h.size, h.decode = 8, func(b []byte) float32 { return float32(math.Float64frombits(binary.LittleEndian.Uint64(b))) }
 			case ">f8":
 				h.size, h.decode = 8, func(b []byte) float32 { return float32(math.Float64frombits(binary.BigEndian.Uint64(b))) }
+			case "<f2", "=f2":
+				h.size, h.decode = 2, func(b []byte) float32 { return fp8.FP16.Decode(binary.LittleEndian.Uint16(b)) }
+			case ">f2":
+				h.size, h.decode = 2, func(b []byte) float32 { return fp8.FP16.Decode(binary.BigEndian.Uint16(b)) }
+			case "<V2", "|V2":
+				// ml_dtypes' bfloat16 (JAX, TensorFlow): numpy.save has no
+				// name for it and writes its 2 bytes as void.
+				h.size, h.decode = 2, func(b []byte) float32 { return math.Float32frombits(uint32(binary.LittleEndian.Uint16(b)) << 16) }
 			case "|u1", "<u1", "=u1", ">u1":
 				h.size, h.decode = 1, func(b []byte) float32 { return float32(b[0]) }
-			default:
-				return bad("dtype %q is not float32, float64 or uint8", d)
 			}
 		case "fortran_order":
 			switch {

@@ -55,12 +55,17 @@ func (a *Archive) openNPZ(r io.ReaderAt, size int64) error {
 		if err != nil {
 			return fmt.Errorf("npz member %q: %w", f.Name, err)
 		}
-		in := Info{Name: name, File: a.Name, DType: h.dtype(), Shape: toInt64(h.shape), Offset: off, Decoded: !h.fortran || len(h.shape) < 2}
+		// A member of a dtype the package does not decode (integers,
+		// booleans, strings) or in Fortran order beyond 2-D is listed and
+		// skipped, as such a safetensors tensor is, not an error for the
+		// whole archive.
+		_, known := codecs[h.dtype()]
+		in := Info{Name: name, File: a.Name, DType: h.dtype(), Shape: toInt64(h.shape), Offset: off, Decoded: known && (!h.fortran || len(h.shape) < 2)}
 		in.Bytes = in.Len() * int64(h.size)
 		if in.Offset+in.Bytes > int64(f.UncompressedSize64) {
 			return fmt.Errorf("%w: npz member %q: truncated: %v needs %d bytes of data, the member holds %d", scaling.ErrParse, f.Name, in.Shape, in.Bytes, int64(f.UncompressedSize64)-in.Offset)
 		}
-		if !in.Decoded {
+		if known && !in.Decoded {
 			in.DType += " (Fortran order)"
 		}
 		a.Tensors = append(a.Tensors, in)

@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/fp8lab/fp8lab/internal/infile"
 	"github.com/fp8lab/fp8lab/scaling"
@@ -161,4 +162,46 @@ func One(ts []Named, err error) (*scaling.Tensor, error) {
 		return nil, fmt.Errorf("%w: the file holds %d tensors, not one", scaling.ErrShape, len(ts))
 	}
 	return ts[0].Tensor, nil
+}
+
+// claimed is the binary format a file's name claims by its extension
+// (".safetensors", ".npz", ".npy"), or "" for any other name. The content
+// decides the format; the claim only words the error when the content is
+// no format at all.
+func claimed(name string) Kind {
+	lower := strings.ToLower(name)
+	for _, c := range []struct {
+		ext  string
+		kind Kind
+	}{{".safetensors", Safetensors}, {".npz", NPZ}, {".npy", NPY}} {
+		if strings.HasSuffix(lower, c.ext) {
+			return c.kind
+		}
+	}
+	return ""
+}
+
+// claimedName names the formats claimed returns, with their article.
+var claimedName = map[Kind]string{Safetensors: "a safetensors", NPZ: "an .npz", NPY: "an .npy"}
+
+// notKind says why the first bytes of a file of size bytes (head, up to
+// 16) are not a file of kind k.
+func notKind(k Kind, head []byte, size int64) string {
+	if size == 0 {
+		return "the file is empty"
+	}
+	first := fmt.Sprintf("% x", head[:min(len(head), 8)])
+	switch k {
+	case Safetensors:
+		if size < 8 {
+			return fmt.Sprintf("%d bytes (%s), shorter than the 8-byte header length that starts a safetensors file", size, first)
+		}
+		if size < 9 {
+			return "8 bytes: a header length and no header after it"
+		}
+		return fmt.Sprintf("the header after the 8-byte length does not start with '{' (byte 8 is %#02x)", head[8])
+	case NPZ:
+		return fmt.Sprintf("it does not start with the zip signature 50 4b 03 04 (its first bytes: %s)", first)
+	}
+	return fmt.Sprintf("it does not start with the .npy magic 93 4e 55 4d 50 59 (its first bytes: %s)", first)
 }

@@ -203,7 +203,7 @@ func writeScanText(w io.Writer, rep *scan.Report) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Summary (%d tensors; %s)\n", len(rep.Tensors), report.Threshold(rep.MinSQNR))
+	fmt.Fprintf(w, "Summary (%s; %s)\n", report.Tensors(len(rep.Tensors)), report.Threshold(rep.MinSQNR))
 	risky := false
 	for _, s := range rep.Summary {
 		fmt.Fprintf(w, "  %s %s: %s; %s\n", s.Recipe, s.Format, report.WorstText(s.Worst, text), report.KeepText(s.KeepBF16, rep.MinSQNR, text))

@@ -106,3 +106,15 @@ func BuildWasm() (*wasmbuild.Result, error) {
 	})
 	return wasmRes, wasmErr
 }
+
+// NumPy returns the path of a Python 3 that imports numpy (Debian's
+// python3-numpy under /usr/bin/python3), for tests whose reference is
+// numpy, or skips (fails under CI).
+func NumPy(tb testing.TB) string {
+	tb.Helper()
+	const py = "/usr/bin/python3"
+	if out, err := exec.Command(py, "-c", "import numpy").CombinedOutput(); err != nil {
+		Missing(tb, "%s cannot import numpy (%v: %s): apt-get install python3-numpy", py, err, out)
+	}
+	return py
+}

@@ -12,6 +12,6 @@ import (
 // internal/apitest).
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
-		Funcs: []any{Body, CSS, G4, KeepText, LayoutLine, Legend, Page, RiskIntro, RiskText, Shape, Threshold, WorstText},
+		Funcs: []any{Body, CSS, G4, KeepText, LayoutLine, Legend, Page, RiskIntro, RiskText, Shape, Tensors, Threshold, WorstText},
 	})
 }

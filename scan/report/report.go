@@ -90,7 +90,7 @@ func Body(rep *scan.Report) string {
 	}
 	var b strings.Builder
 	b.WriteString(`<div class="scan-report">`)
-	fmt.Fprintf(&b, "<p>%d tensors; recipes %s; formats %s; %s; %s (see the legend at the end).", len(rep.Tensors),
+	fmt.Fprintf(&b, "<p>%s; recipes %s; formats %s; %s; %s (see the legend at the end).", Tensors(len(rep.Tensors)),
 		safetext.HTML(strings.Join(rep.Recipes, ", ")), safetext.HTML(strings.Join(rep.Formats, ", ")),
 		safetext.HTML(LayoutLine(rep.Layout)), safetext.HTML(Threshold(rep.MinSQNR)))
 	if rep.Interrupted {

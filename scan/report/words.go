@@ -110,6 +110,14 @@ func RiskIntro() string {
 	return fmt.Sprintf("Range risks: tensors of which a recipe flushes at least %.4g%% of the values to zero, or clips any, with the share of the tensor's energy (Σx²) those values carry, to judge whether they matter.", scan.FlushRisk)
 }
 
+// Tensors counts tensors: "1 tensor", "5 tensors".
+func Tensors(n int) string {
+	if n == 1 {
+		return "1 tensor"
+	}
+	return fmt.Sprintf("%d tensors", n)
+}
+
 // dB writes a level in dB with one decimal.
 func dB(v float64) string { return fmt.Sprintf("%.1f", v) }
 
