@@ -109,7 +109,7 @@ func TestMeasure(t *testing.T) {
 			require.NoError(t, err)
 			y, err := q.Dequantize()
 			require.NoError(t, err)
-			var sig, noise float64
+			var sig, noise, underE float64
 			under, sub := 0, 0
 			worstRow, worstBlock := math.Inf(1), math.Inf(1)
 			for i := 0; i < in.Rows; i++ {
@@ -122,6 +122,7 @@ func TestMeasure(t *testing.T) {
 						bn += (a - b) * (a - b)
 						if a != 0 && b == 0 {
 							under++
+							underE += a * a
 						}
 						if ff.Class(q.Codes[i*in.Cols+j]) == fp8.ClassSubnormal {
 							sub++
@@ -142,6 +143,7 @@ func TestMeasure(t *testing.T) {
 			assert.InDelta(t, worstRow, got.WorstRowSQNR, 1e-9, name)
 			assert.InDelta(t, worstBlock, got.WorstBlockSQNR, 1e-9, name)
 			assert.InDelta(t, 100*float64(under)/n, got.Underflow, 1e-12, name)
+			assert.InDelta(t, 100*underE/sig, got.UnderflowEnergy, 1e-9*100*underE/sig+1e-300, name)
 			assert.InDelta(t, 100*float64(sub)/n, got.Subnormal, 1e-12, name)
 			m, err := scaling.Measure(in, q)
 			require.NoError(t, err)
@@ -259,4 +261,22 @@ func TestJSONNonFinite(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &back))
 	assert.True(t, math.IsNaN(back.SQNR))
 	assert.Equal(t, r.Recipe, back.Recipe)
+}
+
+// FlushRisk sits above what Gaussian weights lose to flushing under every
+// default recipe (nvfp4's E2M1, whose smallest step is a 24th of the block
+// amax, flushes about one value in 14), and those values carry a
+// negligible share of the energy.
+func TestFlushRiskOnGaussian(t *testing.T) {
+	x := gauss(t, 64, 128, 5)
+	for _, r := range DefaultRecipes() {
+		res := Measure(x, r, fp8.E4M3FN)
+		assert.Less(t, res.Underflow, FlushRisk, r.Name)
+		assert.Less(t, res.UnderflowEnergy, 0.1, r.Name)
+		if r.Name == "nvfp4" {
+			assert.InDelta(t, 100.0/14, res.Underflow, 1.5)
+		} else {
+			assert.Less(t, res.Underflow, 1.0, r.Name)
+		}
+	}
 }
