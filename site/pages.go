@@ -44,6 +44,8 @@ type pageData struct {
 	Recipes       []recipeChoice
 	DefaultFormat string
 	MinSQNR       float64
+	// Layouts are scan's weight layouts, the default first.
+	Layouts []string
 	// ReportCSS is the style sheet of the scan report (scan/report.CSS).
 	ReportCSS string
 	// Formats is the home page's table of every format (formatRows).
@@ -94,6 +96,9 @@ func newPageData() (pageData, error) {
 	}
 	for _, r := range scan.Recipes() {
 		data.Recipes = append(data.Recipes, recipeChoice{Name: r.Name, Default: defaults[r.Name]})
+	}
+	for _, l := range scan.Layouts {
+		data.Layouts = append(data.Layouts, l.String())
 	}
 	return data, nil
 }

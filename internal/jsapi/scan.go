@@ -25,10 +25,10 @@ var scanLimits = tensorio.Limits{MaxBytes: ScanMaxBytes, MaxElements: MaxElement
 
 // ScanRequest is what the Scan page asks for, as fp8lab scan's flags:
 // comma-separated recipes ("" the defaults, "all") and formats ("" E4M3FN),
-// a regular expression over tensor names, and the SQNR threshold in dB
-// (0: scan.DefaultMinSQNR).
+// a regular expression over tensor names, the weight layout ("" torch, or
+// tf), and the SQNR threshold in dB (0: scan.DefaultMinSQNR).
 type ScanRequest struct {
-	Recipes, Formats, Filter string
+	Recipes, Formats, Filter, Layout string
 	MinSQNR                  float64
 }
 
@@ -57,6 +57,9 @@ func (q ScanRequest) options() (scan.Options, error) {
 		return opts, err
 	}
 	if opts.Formats, err = scan.ParseFormats(q.Formats); err != nil {
+		return opts, err
+	}
+	if opts.Layout, err = scan.ParseLayout(q.Layout); err != nil {
 		return opts, err
 	}
 	if q.Filter != "" {

@@ -181,8 +181,8 @@ func promise(name string, work func() (any, error)) js.Value {
 
 // scanFile(file, options?) -> {done, cancel}: scans a Blob or File (a
 // safetensors file, an .npz or an .npy) as fp8lab scan does, reading it a
-// window at a time. options: recipes, formats, filter (strings as the
-// CLI's flags), minSQNR (dB, positive), filename (default the File's
+// window at a time. options: recipes, formats, filter, layout (strings as
+// the CLI's flags), minSQNR (dB, positive), filename (default the File's
 // name), readTimeoutMs (how long one read of the file may take, default
 // 30000), and onProgress, called after each tensor with {tensors, total,
 // bytes, size, elapsedMs, text}. done resolves to {html, json, tensors,
@@ -212,11 +212,11 @@ func apiScanFile(args []js.Value) (any, error) {
 		}
 		rest := jsObject.Call("assign", jsObject.New(), o)
 		rest.Delete("onProgress")
-		opts, err := argOpts([]js.Value{rest}, 0, "recipes", "formats", "filter", "minSQNR", "filename", "readTimeoutMs")
+		opts, err := argOpts([]js.Value{rest}, 0, "recipes", "formats", "filter", "layout", "minSQNR", "filename", "readTimeoutMs")
 		if err != nil {
 			return nil, err
 		}
-		for _, k := range []string{"recipes", "formats", "filter", "filename"} {
+		for _, k := range []string{"recipes", "formats", "filter", "layout", "filename"} {
 			if _, ok := opts[k]; ok {
 				s, ok := opts[k].(string)
 				if !ok {
@@ -229,6 +229,8 @@ func apiScanFile(args []js.Value) (any, error) {
 					q.Formats = s
 				case "filter":
 					q.Filter = s
+				case "layout":
+					q.Layout = s
 				case "filename":
 					name = s
 				}

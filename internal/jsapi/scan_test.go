@@ -77,6 +77,7 @@ func TestScanIsTheCLIs(t *testing.T) {
 		{jsapi.ScanRequest{Recipes: "nope"}, `unknown recipe "nope"`},
 		{jsapi.ScanRequest{Formats: "E9M9"}, "E9M9"},
 		{jsapi.ScanRequest{Filter: "("}, "filter"},
+		{jsapi.ScanRequest{Layout: "nchw"}, "unknown layout"},
 		{jsapi.ScanRequest{MinSQNR: -1}, "minSQNR"},
 	} {
 		_, err := jsapi.Scan(context.Background(), bytes.NewReader(data), int64(len(data)), "m.safetensors", c.q, nil)

@@ -53,7 +53,7 @@
   // options reads the form as scanFile's options (fp8lab scan's flags).
   function options() {
     const recipes = Array.from(document.querySelectorAll("input[name=recipe]:checked"), (c) => c.value);
-    const o = { recipes: recipes.join(","), formats: $("scan-formats").value.trim(), filter: $("scan-filter").value };
+    const o = { recipes: recipes.join(","), formats: $("scan-formats").value.trim(), filter: $("scan-filter").value, layout: $("scan-layout").value };
     const min = Number($("scan-min-sqnr").value);
     if ($("scan-min-sqnr").value.trim() !== "" && Number.isFinite(min)) o.minSQNR = min;
     return o;
