@@ -29,7 +29,7 @@ var scanLimits = tensorio.Limits{MaxBytes: ScanMaxBytes, MaxElements: MaxElement
 // tf), and the SQNR threshold in dB (0: scan.DefaultMinSQNR).
 type ScanRequest struct {
 	Recipes, Formats, Filter, Layout string
-	MinSQNR                  float64
+	MinSQNR                          float64
 }
 
 // ScanResult is a finished scan as the page shows it.
