@@ -50,7 +50,7 @@ func CSS() string {
 	b.WriteString(`.scan-report table{border-collapse:collapse}.scan-report td,.scan-report th{padding:2px 6px;border:1px solid #ccc;text-align:right;white-space:nowrap}
 .scan-report th{background:#f4f4f4}.scan-report td.n{text-align:left}.scan-report .wide{overflow-x:auto;max-width:100%}
 .scan-report svg.hist{max-width:100%;height:auto}.scan-report td.heat-nan{background:#eee}
-.scan-report table.heatmap th{white-space:normal;font-weight:normal}.scan-report table.heatmap td.n{white-space:normal;overflow-wrap:anywhere;max-width:32em;min-width:12em}
+.scan-report table.heatmap th{white-space:normal;font-weight:normal}.scan-report table.heatmap th:first-child{text-align:left}.scan-report table.heatmap td.n{white-space:normal;overflow-wrap:anywhere;max-width:32em;min-width:12em}
 .scan-report dl.legend dt{font-weight:bold;margin-top:.4em}.scan-report dl.legend dd{margin-left:1.5em;max-width:60em}
 `)
 	for k := 0; k < heatSteps; k++ {
