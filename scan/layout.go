@@ -45,6 +45,18 @@ func (l Layout) String() string {
 	return "Layout(" + strconv.Itoa(int(l)) + ")"
 }
 
+// Rows says in a few words where the layout's output channels are, as a
+// menu shows it.
+func (l Layout) Rows() string {
+	switch l {
+	case Torch:
+		return "rows = dim 0 (PyTorch, Hugging Face)"
+	case TF:
+		return "rows = last dim (TensorFlow, Keras)"
+	}
+	return ""
+}
+
 // ParseLayout reads "torch" or "tf" (any case; "" is Torch).
 func ParseLayout(s string) (Layout, error) {
 	s = strings.ToLower(strings.TrimSpace(s))

@@ -45,7 +45,7 @@ type pageData struct {
 	DefaultFormat string
 	MinSQNR       float64
 	// Layouts are scan's weight layouts, the default first.
-	Layouts []string
+	Layouts []layoutChoice
 	// ReportCSS is the style sheet of the scan report (scan/report.CSS).
 	ReportCSS string
 	// Formats is the home page's table of every format (formatRows).
@@ -68,6 +68,9 @@ type recipeChoice struct {
 	Name    string
 	Default bool
 }
+
+// layoutChoice is one weight layout of the scan, named and described.
+type layoutChoice struct{ Name, Rows string }
 
 var (
 	pagesOnce sync.Once
@@ -98,7 +101,7 @@ func newPageData() (pageData, error) {
 		data.Recipes = append(data.Recipes, recipeChoice{Name: r.Name, Default: defaults[r.Name]})
 	}
 	for _, l := range scan.Layouts {
-		data.Layouts = append(data.Layouts, l.String())
+		data.Layouts = append(data.Layouts, layoutChoice{l.String(), l.Rows()})
 	}
 	return data, nil
 }

@@ -80,7 +80,7 @@ func TestScanPageChoicesComeFromScan(t *testing.T) {
 	}
 	assert.Contains(t, page, `id="scan-formats" value="`+fp8.E4M3FN.Name()+`"`)
 	for _, l := range scan.Layouts {
-		assert.Contains(t, page, `<option value="`+l.String()+`">`, l)
+		assert.Contains(t, page, `<option value="`+l.String()+`">`+l.String()+": "+l.Rows()+"</option>", l)
 	}
 	assert.Contains(t, page, fmt.Sprintf(`id="scan-min-sqnr" value="%v"`, scan.DefaultMinSQNR))
 	css, err := fs.ReadFile(FS(), "scan-report.css")
