@@ -174,7 +174,9 @@ func serveStopsOn(t *testing.T, bin string, sig os.Signal) {
 	for !started && lines.Scan() {
 		started = strings.HasPrefix(lines.Text(), "fp8lab playground: ")
 	}
-	require.True(t, started, "serve printed no URL; stderr: %s", stderr.String())
+	if !started {
+		noURL(t, cmd, &stderr)
+	}
 	go io.Copy(io.Discard, out)
 	start := time.Now()
 	require.NoError(t, cmd.Process.Signal(sig))
@@ -204,7 +206,9 @@ func hostileServe(t *testing.T, bin string) {
 			break
 		}
 	}
-	require.NotEmpty(t, url, "serve printed no URL; stderr: %s", stderr.String())
+	if url == "" {
+		noURL(t, cmd, &stderr)
+	}
 	go io.Copy(io.Discard, out)
 	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
 
@@ -224,6 +228,15 @@ func hostileServe(t *testing.T, bin string) {
 	assert.Less(t, time.Since(start), 10*time.Second, "SIGINT stops the server promptly")
 	assert.NotContains(t, stderr.String(), "panic:")
 	assert.NotContains(t, stderr.String(), "goroutine ")
+}
+
+// noURL fails the test of a serve that closed its output without printing
+// its URL, with what it said on stderr, read once it has ended (reading it
+// while serve runs races with the copy into it).
+func noURL(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer) {
+	t.Helper()
+	cmd.Wait()
+	t.Fatalf("serve printed no URL; stderr: %s", stderr.String())
 }
 
 // statusLine sends a raw request (Connection: close added) and returns the

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -123,7 +126,7 @@ func runScan(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *asJSON:
-		err = cmdline.WriteJSON(stdout, rep)
+		err = writeScanJSON(stdout, rep)
 	case *asCSV:
 		err = writeScanCSV(stdout, rep)
 	default:
@@ -147,6 +150,43 @@ func isTerminal(w io.Writer) bool {
 
 // g formats a float exactly enough to be read back to the same float64.
 func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// writeScanJSON writes rep as cmdline.WriteJSON does, byte for byte, but
+// one tensor at a time: the JSON of 20,000 tiny tensors (the default
+// --max-tensors) is 63 MB, and built as one buffer it took 1.7 GB of
+// address space, which ran the scan out of memory under a 1 GiB limit.
+func writeScanJSON(w io.Writer, rep *scan.Report) error {
+	shell := *rep
+	shell.Tensors = []scan.TensorStats{}
+	var b bytes.Buffer
+	if err := cmdline.WriteJSON(&b, &shell); err != nil {
+		return err
+	}
+	// The empty list, written where the tensors go; a quote inside a
+	// string is escaped, so this is the field and nothing else.
+	const empty = `"tensors": []`
+	head, tail, ok := bytes.Cut(b.Bytes(), []byte(empty))
+	if !ok || len(rep.Tensors) == 0 {
+		return cmdline.WriteJSON(w, rep)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(head)
+	bw.WriteString(`"tensors": [`)
+	for i := range rep.Tensors {
+		t, err := json.MarshalIndent(&rep.Tensors[i], "    ", "  ")
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
+		bw.Write(t)
+	}
+	bw.WriteString("\n  ]")
+	bw.Write(tail)
+	return bw.Flush()
+}
 
 func writeScanCSV(w io.Writer, rep *scan.Report) error {
 	cw := csv.NewWriter(w)

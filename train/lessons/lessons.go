@@ -125,6 +125,8 @@ func (l Lesson) Sentence(rec *records.Record) (string, error) {
 // matches reports a record that is not this lesson's experiment.
 func (l Lesson) matches(rec *records.Record) error {
 	switch {
+	case rec == nil:
+		return fmt.Errorf("lessons: %s: no record", l.Name)
 	case !slices.Equal(rec.Recipes, l.Recipes):
 		return fmt.Errorf("lessons: %s: the record holds %s, the lesson runs %s", l.Name,
 			strings.Join(rec.Recipes, ","), strings.Join(l.Recipes, ","))

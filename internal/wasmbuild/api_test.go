@@ -1,0 +1,23 @@
+package wasmbuild
+
+import (
+	"testing"
+
+	"github.com/fp8lab/fp8lab/internal/apitest"
+)
+
+// TestAPIOnZeroValues: every exported function and method, called with
+// nil, zero, one-element and out-of-range arguments (and on nil and zero
+// receivers), returns instead of panicking (issue 26 item 8; see
+// internal/apitest).
+func TestAPIOnZeroValues(t *testing.T) {
+	apitest.Check(t, apitest.API{
+		Types: []any{Source{}},
+		Funcs: []any{DefaultCacheDir, FindModuleRoot, InstalledVersion, LocalDeps, SourceFiles, SourceHash, Targets, WasmExecPath},
+		Skip: map[string]string{
+			"Ensure":       "builds the modules (wasmbuild_test.go)",
+			"FindSource":   "runs the go command, which may ask the module proxy",
+			"ModuleSource": "runs go mod download, which asks the module proxy",
+		},
+	})
+}
