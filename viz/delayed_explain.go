@@ -93,6 +93,9 @@ func (s *delayedScene) Explain() claim.Explanation {
 	case spike && d.stale > 0:
 		e.Addf("The spike at step %d clips %s of its %d values, and for the %s after it the stale scale flushes %s to zero.", at,
 			claim.Count{Key: "delayed.spike_overflow", N: d.spikeOverflow, One: "value", Many: "values", None: "none"}, per, stale, flushed)
+	case spike && at == len(s.steps)-1:
+		e.Addf("The spike at step %d, the last, clips %s of its %d values; no step follows it to be scaled from a history that holds its amax.", at,
+			claim.Count{Key: "delayed.spike_overflow", N: d.spikeOverflow, One: "value", Many: "values", None: "none"}, per)
 	case spike:
 		e.Addf("The spike at step %d clips %s of its %d values; the scale is back to its old size at the next step.", at,
 			claim.Count{Key: "delayed.spike_overflow", N: d.spikeOverflow, One: "value", Many: "values", None: "none"}, per)
@@ -128,6 +131,10 @@ func (s *delayedScene) overflowParagraph(d delayedSummary, stale, flushed claim.
 			claim.Quantity{Key: "delayed.first_overflow", V: float64(d.firstOverflow)})
 	}
 	if !spike {
+		return claim.Sprintf("%s The worst step's SQNR is %s.", p, claim.Quantity{Key: "delayed.worst_sqnr", V: d.worstSQNR, Show: dbText})
+	}
+	if at := s.ps.int("spike_at"); at == len(s.steps)-1 {
+		p = claim.Sprintf("%s The spike is the last step, so no step after it shows what its amax does to the scale.", p)
 		return claim.Sprintf("%s The worst step's SQNR is %s.", p, claim.Quantity{Key: "delayed.worst_sqnr", V: d.worstSQNR, Show: dbText})
 	}
 	if d.stale == 0 {

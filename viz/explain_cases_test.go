@@ -132,3 +132,41 @@ func TestWindowAtTheSlidersEnd(t *testing.T) {
 	assert.Contains(t, text, "At a scale of 2^-24, the slider's lowest,")
 	assert.NotContains(t, text, "clips nothing is 2^-24.")
 }
+
+// The range scene printed a format's limits with seventeen digits
+// ("5.877471754111438e-39", "2.5521177519070385e+38") where the explorer
+// writes the same values as powers of two: they read back exactly either
+// way, but only one can be read aloud in class.
+func TestRangeWritesWideLimitsAsPowersOfTwo(t *testing.T) {
+	_, text := explainedText(t, "range", [2]string{"formats", "E8M0,E2M1,FP16,BF16"})
+	for _, want := range []string{"E8M0 runs from 2⁻¹²⁷ to 2¹²⁷", "E8M0 above 1.5 × 2¹²⁷ (the tie rounds back to 2¹²⁷)",
+		"FP16 runs from 2⁻²⁴ to 65504", "BF16 runs from 2⁻¹³³ to 1.9921875 × 2¹²⁷", "E2M1 runs from 0.5 to 6"} {
+		assert.Contains(t, text, want)
+	}
+	assert.NotRegexp(t, `\de[+-]\d`, text, "a number in e-notation")
+}
+
+// A spike at the last step was said to leave the history "at the next
+// step", a step the run does not have.
+func TestDelayedSpikeAtTheLastStepHasNoNextStep(t *testing.T) {
+	s, text := explainedText(t, "delayed", [2]string{"spike", "16"}, [2]string{"spike_at", "199"})
+	require.Equal(t, "200", s.Facts()["steps"], "the run's length this test assumes")
+	assert.Contains(t, text, "The spike at step 199, the last, clips")
+	assert.Contains(t, text, "no step after it shows what its amax does to the scale")
+	assert.NotContains(t, text, "next step")
+	_, text = explainedText(t, "delayed", [2]string{"spike", "16"}, [2]string{"spike_at", "198"}, [2]string{"history", "1"}, [2]string{"algo", "most_recent"})
+	assert.NotContains(t, text, "the last, clips")
+}
+
+// An x that needs no stochastic rounding was said to be "a value of the
+// format or beyond its largest value": the scene knows which.
+func TestStochasticSaysWhyNoRoundingIsNeeded(t *testing.T) {
+	_, text := explainedText(t, "stochastic", [2]string{"x", "0"})
+	assert.Contains(t, text, "In E4M3FN, 0 needs no rounding: it is a value of the format.")
+	_, text = explainedText(t, "stochastic", [2]string{"format", "E2M1"}, [2]string{"x", "-100"})
+	assert.Contains(t, text, "In E2M1, -100 needs no rounding: it lies beyond the format's largest magnitude and saturates to -6.")
+	for _, x := range []string{"0", "-100"} {
+		_, text = explainedText(t, "stochastic", [2]string{"format", "E2M1"}, [2]string{"x", x})
+		assert.NotContains(t, text, " or beyond")
+	}
+}

@@ -46,19 +46,19 @@ func (s *rangeScene) Explain() claim.Explanation {
 	var each []claim.Phrase
 	for _, f := range fs {
 		each = append(each, claim.Sprintf("%s runs from %s to %s (%s, %s powers of two; after 1 comes %s)", f.name,
-			claim.Quantity{Key: "range." + f.name + ".smallest", V: f.smallest(), Show: exact},
-			claim.Quantity{Key: "range." + f.name + ".max", V: f.info.Max, Show: exact},
+			claim.Quantity{Key: "range." + f.name + ".smallest", V: f.smallest(), Show: valueText},
+			claim.Quantity{Key: "range." + f.name + ".max", V: f.info.Max, Show: valueText},
 			claim.Count{Key: "range." + f.name + ".positive_values", N: f.info.PositiveFinite, One: "positive value", Many: "positive values"},
 			claim.Quantity{Key: "range." + f.name + ".binades", V: f.info.Binades, Show: binadesText},
-			claim.Quantity{Key: "range." + f.name + ".after_one", V: f.nextAfterOne(), Show: exact}))
+			claim.Quantity{Key: "range." + f.name + ".after_one", V: f.nextAfterOne(), Show: valueText}))
 	}
 	e.Add(claim.Sprintf("%s.", claim.Join(each, "; ")))
 	var over []claim.Phrase
 	for _, f := range fs {
 		over = append(over, claim.Sprintf("%s %s %s (%s)", f.name,
 			claim.Has{Key: "range." + f.name + ".overflow_inclusive", Present: f.inclusive, Yes: "from", No: "above"},
-			claim.Quantity{Key: "range." + f.name + ".overflow_threshold", V: f.threshold, Show: exact},
-			map[bool]string{true: "the tie goes to the even step beyond " + exact(f.info.Max), false: "the tie rounds back to " + exact(f.info.Max)}[f.inclusive]))
+			claim.Quantity{Key: "range." + f.name + ".overflow_threshold", V: f.threshold, Show: valueText},
+			map[bool]string{true: "the tie goes to the even step beyond " + valueText(f.info.Max), false: "the tie rounds back to " + valueText(f.info.Max)}[f.inclusive]))
 	}
 	e.Addf("Rounding to nearest even comes before the overflow check, so a format overflows halfway to the step beyond its largest value, "+
 		"shaded where it lies on the axis: %s.", claim.Join(over, "; "))

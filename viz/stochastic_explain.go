@@ -28,8 +28,11 @@ func (s *stochasticScene) Explain() claim.Explanation {
 	p := claim.Quantity{Key: "stochastic.up_probability", V: f.num("up_probability"), Show: sig4}
 	ideal := claim.Quantity{Key: "stochastic.up_probability_ideal", V: f.num("up_probability_ideal"), Show: sig4}
 	if f["lower"] == f["upper"] {
-		e.Addf("In %s, %s %s: it is a value of the format or beyond its largest value, where it saturates to %s.", name, x,
-			claim.Has{Key: "stochastic.needs_rounding", No: "needs no rounding"}, f.r("upper"))
+		why := "it is a value of the format"
+		if f.num("x") != f.num("upper") {
+			why = "it lies beyond the format's largest magnitude and saturates to " + f.r("upper")
+		}
+		e.Addf("In %s, %s %s: %s.", name, x, claim.Has{Key: "stochastic.needs_rounding", No: "needs no rounding"}, why)
 		e.Addf("Every rounding of it gives %s, whatever the random bits, so there are no odds to show: click the number line to put x between two values of %s.",
 			f.r("upper"), name)
 		return e
