@@ -23,7 +23,7 @@ type fast32 struct {
 	signBit   uint8
 	signShift uint32 // 32 - code bits: u >> signShift puts the float32 sign on the code's
 	fnuz      bool
-	kind      uint8 // kindE4M3FN or kindE5M2: a specialized kernel applies
+	kind      uint8 // kindE4M3FN, kindE5M2 or kindE2M1: a specialized kernel applies
 
 	// The same for float64 inputs.
 	minNormal64 uint64
@@ -58,6 +58,8 @@ func newFast32(f *Format) fast32 {
 		kind = kindE4M3FN
 	case s.ExpBits == 5 && s.ManBits == 2 && s.Bias == 15 && s.Specials == IEEE:
 		kind = kindE5M2
+	case s.ExpBits == 2 && s.ManBits == 1 && s.Bias == 1 && s.Specials == FiniteOnly:
+		kind = kindE2M1
 	}
 	return fast32{
 		ok:          true,
@@ -86,11 +88,13 @@ func newFast32(f *Format) fast32 {
 }
 
 // Kernel kinds: E4M3FN and E5M2 (and formats with the same fields) have
-// kernels with every format constant compiled in (bulk8.go).
+// kernels with every format constant compiled in (bulk8.go); E2M1 has a
+// nearest-even kernel by table lookup (bulk4.go).
 const (
 	kindAny = iota
 	kindE4M3FN
 	kindE5M2
+	kindE2M1
 )
 
 // bulkBlock is how many elements a kernel encodes before it checks whether
@@ -127,6 +131,8 @@ func (f *Format) encodeNearest32(dst []uint8, src []float32, m Mode) (int, error
 		k = nearestE4M3FN
 	case kindE5M2:
 		k = nearestE5M2
+	case kindE2M1:
+		k = nearestE2M1
 	}
 	return f.runKernel32(dst, src, m, k)
 }
