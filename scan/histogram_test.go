@@ -87,3 +87,46 @@ func TestMeasureSplitIndependent(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeOddRows: rows of odd length (Describe's two counting lanes
+// and its tail), a row with NaN and Inf at the tail and at the start
+// (taken back and counted again), subnormals, zeros and a negative zero,
+// all against a float64 count.
+func TestDescribeOddRows(t *testing.T) {
+	x := gauss(t, 5, 33, 4)
+	x.Data[32] = float32(math.NaN())                     // row 0's tail
+	x.Data[33], x.Data[34] = float32(math.Inf(1)), 1e-42 // row 1
+	x.Data[40], x.Data[41] = 0, float32(math.Copysign(0, -1))
+	x.Data[70] = -3e-39
+	ref := x.Clone()
+	s := Describe(x)
+	bins := map[int]int{}
+	zeros, minnz, amax, ss := 0, math.Inf(1), 0.0, 0.0
+	for _, v := range ref.Data {
+		a := math.Abs(float64(v))
+		switch {
+		case math.IsNaN(a) || math.IsInf(a, 0):
+			continue
+		case a == 0:
+			zeros++
+		default:
+			bins[int(math.Floor(math.Log2(a)))]++
+			minnz = math.Min(minnz, a)
+		}
+		amax, ss = math.Max(amax, a), ss+a*a
+	}
+	got := map[int]int{}
+	for k, c := range s.Histogram.Counts {
+		if c > 0 {
+			got[s.Histogram.Lo+k] = c
+		}
+	}
+	assert.Equal(t, bins, got)
+	assert.Equal(t, []int{1, 1}, []int{s.NaN, s.Inf})
+	assert.Equal(t, float64(zeros)/float64(len(ref.Data)), s.Zeros)
+	assert.Equal(t, minnz, s.MinNonZero)
+	assert.Equal(t, amax, s.Amax)
+	assert.InDelta(t, amax/math.Sqrt(ss/float64(len(ref.Data)-2)), s.Outlier, 1e-12*s.Outlier)
+	assert.Zero(t, x.Data[32])
+	assert.Zero(t, x.Data[33])
+}

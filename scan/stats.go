@@ -100,47 +100,41 @@ func Describe(t *scaling.Tensor) TensorStats {
 	if err := t.Check(); err != nil {
 		return TensorStats{Skipped: err.Error()}
 	}
-	s := TensorStats{Rows: t.Rows, Cols: t.Cols, MinNonZero: math.Inf(1)}
-	zeros := 0
+	s := TensorStats{Rows: t.Rows, Cols: t.Cols}
 	type rowRatio struct {
 		row int
 		r   float64
 	}
 	ratios := make([]rowRatio, 0, t.Rows)
-	var ss float64
-	n := 0
-	var bins [numBinades]int
+	var v valueStats
+	v.minBits = math.MaxUint32
 	for i := 0; i < t.Rows; i++ {
 		row := t.Row(i)
-		var rmax float32
-		for k, x := range row {
-			switch {
-			case x != x:
-				s.NaN++
-				row[k] = 0
-				continue
-			case math.IsInf(float64(x), 0):
-				s.Inf++
-				row[k] = 0
-				continue
-			case x == 0:
-				zeros++
-			}
-			n++
-			a := float32(math.Abs(float64(x)))
-			ss += float64(a) * float64(a)
-			rmax = max(rmax, a)
-			if a != 0 {
-				bins[binade(a)-minBinade]++
-				if float64(a) < s.MinNonZero {
-					s.MinNonZero = float64(a)
+		rmax, ok := v.addRow(row)
+		if !ok {
+			// Rare: take the row's counts back, zero its NaNs and
+			// infinities, and count the row again.
+			v.removeRow(row)
+			for k, x := range row {
+				switch {
+				case x != x:
+					s.NaN++
+					row[k] = 0
+				case math.IsInf(float64(x), 0):
+					s.Inf++
+					row[k] = 0
 				}
 			}
+			rmax, _ = v.addRow(row)
 		}
-		s.Amax = max(s.Amax, float64(rmax))
-		ratios = append(ratios, rowRatio{i, float64(rmax)})
+		m := float64(math.Float32frombits(rmax))
+		s.Amax = max(s.Amax, m)
+		ratios = append(ratios, rowRatio{i, m})
 	}
-	rms := math.Sqrt(ss / float64(max(n, 1)))
+	var bins [numBinades]int
+	zeros := v.binades(&bins) - s.NaN - s.Inf // zeroed above
+	n := t.Len() - s.NaN - s.Inf
+	rms := math.Sqrt(v.sumSquares() / float64(max(n, 1)))
 	if rms > 0 {
 		for k := range ratios {
 			ratios[k].r /= rms
@@ -150,9 +144,8 @@ func Describe(t *scaling.Tensor) TensorStats {
 	}
 	s.Histogram = histogram(&bins)
 	s.Zeros = float64(zeros) / float64(t.Len())
-	if math.IsInf(s.MinNonZero, 1) {
-		s.MinNonZero = 0
-	} else {
+	if v.minBits != math.MaxUint32 {
+		s.MinNonZero = float64(math.Float32frombits(v.minBits + 1))
 		s.DynamicRange = math.Log2(s.Amax / s.MinNonZero)
 	}
 	sort.SliceStable(ratios, func(a, b int) bool { return ratios[a].r > ratios[b].r })
@@ -166,6 +159,92 @@ func Describe(t *scaling.Tensor) TensorStats {
 	}
 	return s
 }
+
+// valueStats is what Describe accumulates over the values, on the bits
+// of |x| (a nonnegative float32 orders as its bits): counts per exponent
+// field, in two copies that alternate so that runs of values in one
+// binade do not wait on each other's increments; Σx² in two lanes, for
+// the same reason; the bits of the smallest nonzero |x|, minus 1 (so a
+// zero, whose bits minus 1 wrap to the largest, never wins a min); and
+// the count and binades of the subnormals, which share exponent field 0
+// with the zeros.
+type valueStats struct {
+	exps    [2][256]int
+	ss      [2]float64
+	minBits uint32
+	subn    [numBinades]int
+	nSub    int
+}
+
+// addRow adds row's values and returns the largest |x| as float32 bits.
+// When the row holds a NaN or an infinity it returns false, and its sums
+// are then wrong: the caller takes the counts back (removeRow) and adds
+// the row again with those values zeroed.
+func (v *valueStats) addRow(row []float32) (uint32, bool) {
+	var rmax, special uint32
+	minBits := uint32(math.MaxUint32) // of this row
+	ss0, ss1 := v.ss[0], v.ss[1]
+	e0, e1 := &v.exps[0], &v.exps[1]
+	k := 0
+	for ; k+2 <= len(row); k += 2 {
+		x0, x1 := row[k], row[k+1]
+		a0, a1 := math.Float32bits(x0)&0x7FFFFFFF, math.Float32bits(x1)&0x7FFFFFFF
+		special |= (a0 + 0x00800000) | (a1 + 0x00800000) // bit 31: NaN or ±Inf
+		ss0 += float64(x0) * float64(x0)
+		ss1 += float64(x1) * float64(x1)
+		rmax = max(rmax, a0, a1)
+		minBits = min(minBits, a0-1, a1-1)
+		e0[a0>>23]++
+		e1[a1>>23]++
+	}
+	for ; k < len(row); k++ {
+		x := row[k]
+		a := math.Float32bits(x) & 0x7FFFFFFF
+		special |= a + 0x00800000
+		ss0 += float64(x) * float64(x)
+		rmax = max(rmax, a)
+		minBits = min(minBits, a-1)
+		e0[a>>23]++
+	}
+	if special>>31 != 0 {
+		return 0, false
+	}
+	if minBits < 0x007FFFFF { // a nonzero value below the smallest normal
+		v.addSubnormals(row)
+	}
+	v.ss[0], v.ss[1], v.minBits = ss0, ss1, min(v.minBits, minBits)
+	return rmax, true
+}
+
+// removeRow takes back the exponent counts addRow added for row.
+func (v *valueStats) removeRow(row []float32) {
+	for k, x := range row {
+		v.exps[k&1][math.Float32bits(x)>>23&0xFF]--
+	}
+}
+
+// addSubnormals counts the nonzero subnormals of row by binade.
+func (v *valueStats) addSubnormals(row []float32) {
+	for _, x := range row {
+		if a := math.Float32bits(x) & 0x7FFFFFFF; a != 0 && a < 0x00800000 {
+			v.subn[binade(math.Float32frombits(a))-minBinade]++
+			v.nSub++
+		}
+	}
+}
+
+// binades fills bins, indexed from minBinade, with the counts of the
+// finite nonzero |x| by binade and returns the number of zeros.
+func (v *valueStats) binades(bins *[numBinades]int) int {
+	*bins = v.subn
+	for e := 1; e < 255; e++ {
+		bins[e-127-minBinade] += v.exps[0][e] + v.exps[1][e]
+	}
+	return v.exps[0][0] + v.exps[1][0] - v.nSub
+}
+
+// sumSquares returns Σx² of the values added.
+func (v *valueStats) sumSquares() float64 { return v.ss[0] + v.ss[1] }
 
 // Measure quantizes t (finite: see Describe) with recipe r and element
 // format f, and measures the result against t in one pass over the codes,
