@@ -185,10 +185,20 @@ func gpuAccumText(f facts) claim.Phrase {
 		return claim.Share{Key: key, Fraction: f.num(fact), Show: pct2}
 	}
 	k := func(key, fact string) claim.Quantity { return claim.Quantity{Key: key, V: f.num(fact)} }
-	p := claim.Sprintf("%s cuBLASLt's error against the exact product for 128×K by K×128 E4M3 operands. "+
-		"A sum that only grows (|N(0,1)| operands) lost %s at K = %s and %s at K = %s",
+	// The panel draws the Operands chosen; the sentences after the first
+	// quote the run, both kinds, whichever the panel draws.
+	shown := map[string]string{
+		"both":     "both kinds: a sum that only grows (|N(0,1)|, ●) and mixed signs (N(0,1), ▲)",
+		"positive": "a sum that only grows (|N(0,1)|); Operands = signed shows mixed signs",
+		"signed":   "mixed signs (N(0,1)); Operands = positive shows a sum that only grows",
+	}[f["operands"]]
+	if shown == "" || f["focus"] == gpuGEMM || f["focus"] == gpuBandwidth || f["focus"] == gpuLinear {
+		shown = "a sum that only grows (|N(0,1)|) and mixed signs (N(0,1))"
+	}
+	p := claim.Sprintf("%s cuBLASLt's error against the exact product for 128×K by K×128 E4M3 operands, %s. "+
+		"In this run a sum that only grows lost %s at K = %s and %s at K = %s",
 		panelRef(f, gpuAccum, "gpu.accum_panel", "Fast accumulation: error against K", "The accumulation panel shows", "The run measured"),
-		share("gpu.accum_first", "accum_positive_on_min_k"), k("gpu.accum_first_k", "accum_positive_k_min"),
+		shown, share("gpu.accum_first", "accum_positive_on_min_k"), k("gpu.accum_first_k", "accum_positive_k_min"),
 		share("gpu.accum_peak", "accum_positive_on_peak"), k("gpu.accum_peak_k", "accum_positive_on_peak_k"))
 	stops := f["accum_positive_stops_growing"] == "true"
 	if stops {

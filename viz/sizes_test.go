@@ -109,7 +109,6 @@ func TestAxesReadable(t *testing.T) {
 
 // axesPending lists the scenes TestAxesReadable leaves out, and why.
 var axesPending = map[string]string{
-	"training": "its step axes have no label (viz/training_draw.go, which issue 25 leaves to the training scene's rewrite); its tick labels pass",
 }
 
 // sharesX reports whether a's x axis is labelled by axes below it in the

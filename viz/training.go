@@ -76,12 +76,14 @@ func newTraining() Scene {
 	names := train.RecipeNames()
 	withNone := append([]string{noRecipe}, names...)
 	return &trainingScene{ps: newParamSet(
+		// Lesson comes first: choosing one shows its runs (Runs: lessons),
+		// and a Runs that follows it, from a link or Reset, still decides.
+		Param{Name: "lesson", Label: "Lesson", Kind: ParamChoice, Options: lessons.Names(), Default: lessons.Names()[0],
+			Help: "which lesson of the talk to show; choosing one sets Runs to lessons (its runs bring their own recipes: Recipe 1–3 are for the other runs)"},
 		Param{Name: "runs", Label: "Runs", Kind: ParamChoice, Options: []string{runsLive, runsReference, runsLessons}, Default: runsLive,
 			Help: "live: train the classroom configuration here; reference: the shipped runs of the bigger configuration, " +
 				"every recipe over several seeds (go tool task training-doc CONFIG=reference made them); lessons: the " +
 				"shipped runs of one lesson of the talk (go tool task training-lessons made them)"},
-		Param{Name: "lesson", Label: "Lesson", Kind: ParamChoice, Options: lessons.Names(), Default: lessons.Names()[0],
-			Help: "with Runs: lessons, which lesson of the talk to show: its runs bring their own recipes (Recipe 1–3 are for the other runs)"},
 		Param{Name: "recipe1", Label: "Recipe 1", Kind: ParamChoice, Options: names, Default: "bf16",
 			Help: "the first recipe to train or show (train.RecipeByName)"},
 		Param{Name: "recipe2", Label: "Recipe 2", Kind: ParamChoice, Options: withNone, Default: "tensorwise",
@@ -116,7 +118,15 @@ func (s *trainingScene) Get(name string) (string, error) { return s.ps.Get(name)
 // Set implements Scene. Changing a recipe, the steps or the seed starts
 // over; unchecking train stops and clears the run.
 func (s *trainingScene) Set(name, value string) error {
-	return s.ps.setAndApply(name, value, s.apply)
+	before := s.ps.str("lesson")
+	if err := s.ps.setAndApply(name, value, s.apply); err != nil {
+		return err
+	}
+	if name == "lesson" && s.ps.str("lesson") != before && !s.lesson() {
+		// A lesson chosen is a lesson to see.
+		return s.ps.setAndApply("runs", runsLessons, s.apply)
+	}
+	return nil
 }
 
 // Click implements Scene: the picture has no clickable parts.

@@ -153,6 +153,7 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	if err != nil {
 		return err
 	}
+	ys = ys.WithTickCount(5) // three labels at least, also on the desktop's shortest picture
 	layers := mapLayers(tr, tr.cfg.LinearLayers(), s.ps.str("operand"))
 	slices.Reverse(layers) // the band scale counts from the bottom; the maps' row 0 is at the top
 	band, err := plot.NewBand(layers)
@@ -171,7 +172,7 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 		// Short or narrow pictures keep the plots and shorten the words
 		// around them.
 		o := operandSymbol[s.ps.str("operand")]
-		titles, xlabel, ylabel = []string{who + "amax of " + o, who + o + " underflowed to 0"}, "", "loss"
+		titles, xlabel, ylabel = []string{who + "amax of " + o, who + o + " underflowed to 0"}, "step", "loss"
 	}
 	// Beside the curves (below them on a phone), each recipe's gap to the
 	// baseline, zoomed: the curves overlap where recipes differ by tenths
@@ -181,11 +182,19 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 		return err
 	}
 	curvesRect, gapRect := parts[0], parts[1]
-	loss, err := st.axes(curvesRect, xs, ys, "", "", ylabel)
+	legend := trainingLegend(st, tr, xlabel == "step")
+	var strip []plot.LegendEntry
+	if xlabel == "step" && curvesRect.Dy() > st.px(200) {
+		// A short picture has no room for the legend inside the curves:
+		// the axes keep a row above them for it, where that leaves the
+		// plot room for three labelled ticks.
+		strip = legend
+	}
+	loss, err := st.axes(curvesRect, xs, ys, "", xlabel, ylabel, strip...)
 	if err != nil {
 		return err
 	}
-	if err := drawGaps(dst, st, tr, gapRect, xs, xlabel != ""); err != nil {
+	if err := drawGaps(dst, st, tr, gapRect, xs, xlabel != "step"); err != nil {
 		return err
 	}
 	maps := make([]*plot.Axes, 2)
@@ -210,7 +219,6 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 	for _, ax := range axes {
 		ax.Draw(dst)
 	}
-	var legend []plot.LegendEntry
 	for i, c := range tr.curves {
 		col := plot.Categorical(i)
 		if len(smooth[i][0]) > 0 {
@@ -236,14 +244,6 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 		if err := axes[0].Line(dst, vx, vy, plot.LineStyle{Color: col, Width: st.pxf(2), Dash: trainingDashes(st, i), Marker: mk, MarkerSize: st.pxf(9)}); err != nil {
 			return err
 		}
-		label := c.recipe
-		switch {
-		case c.stoppedAt > 0:
-			label += fmt.Sprintf(" (Inf/NaN: stopped at step %d)", c.stoppedAt)
-		case c.err != nil:
-			label += " (stopped)"
-		}
-		legend = append(legend, plot.LegendEntry{Label: label, Color: col, Width: st.pxf(2), Dash: trainingDashes(st, i), Marker: mk})
 	}
 	if _, err := axes[0].Legend(dst, plot.TopRight, legend); err != nil {
 		return err
@@ -256,6 +256,24 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 		axes[0].Note(dst, "Check Train to start: one step of each recipe in turn", plot.BottomLeft, ts)
 	}
 	return s.drawMaps(dst, st, tr, layers, axes[1], axes[2])
+}
+
+// trainingLegend names each curve, with its marker and dash, and says which
+// an Inf or a NaN stopped (short: only that it stopped).
+func trainingLegend(st style, tr trainingState, short bool) []plot.LegendEntry {
+	var legend []plot.LegendEntry
+	for i, c := range tr.curves {
+		label := c.recipe
+		switch {
+		case c.stoppedAt > 0 && !short:
+			label += fmt.Sprintf(" (Inf/NaN: stopped at step %d)", c.stoppedAt)
+		case c.err != nil:
+			label += " (stopped)"
+		}
+		legend = append(legend, plot.LegendEntry{Label: label, Color: plot.Categorical(i), Width: st.pxf(2),
+			Dash: trainingDashes(st, i), Marker: trainingMarkers[i%len(trainingMarkers)]})
+	}
+	return legend
 }
 
 // drawMaps draws the inspected recipe's per-layer amax (log₂ colours) and

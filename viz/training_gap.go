@@ -95,11 +95,11 @@ func drawGaps(dst *image.RGBA, st style, tr trainingState, r image.Rectangle, xs
 		return err
 	}
 	ys = ys.WithTickCount(5).WithFormat(func(v float64) string { return signedPctText(v) })
-	title := "gap to " + tr.baseline
+	title, xlabel, ylabel := "gap to "+tr.baseline, "step", "gap"
 	if words {
-		title = "validation loss against " + tr.baseline + ", zoomed"
+		title, xlabel, ylabel = "validation loss against "+tr.baseline+", zoomed", "training step", "gap to "+tr.baseline
 	}
-	ax, err := st.axes(r, xs, ys, title, "", "")
+	ax, err := st.axes(r, xs, ys, title, xlabel, ylabel)
 	if err != nil {
 		return err
 	}

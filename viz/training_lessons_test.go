@@ -135,3 +135,24 @@ func TestTrainingRemoteFeed(t *testing.T) {
 	_, err = NewTrainingRunner(TrainingPlan{Recipes: []string{"nosuch"}, Steps: 10})
 	assert.Error(t, err)
 }
+
+// Choosing a lesson shows its runs (the Lesson control did nothing while
+// Runs was live, TestEachControlChangesTheCanvas); a Runs set after it, as
+// a link or Reset sets it, still decides.
+func TestChoosingALessonShowsIt(t *testing.T) {
+	s, err := New("training")
+	require.NoError(t, err)
+	require.Equal(t, "lesson", s.Params()[0].Name, "Lesson comes before Runs")
+	require.NoError(t, s.Set("lesson", "underflow"))
+	runs, _ := s.Get("runs")
+	assert.Equal(t, runsLessons, runs)
+	assert.Equal(t, "underflow", s.Facts()["lesson"])
+	require.NoError(t, s.Set("runs", runsLive))
+	require.NoError(t, s.Set("lesson", "underflow"))
+	runs, _ = s.Get("runs")
+	assert.Equal(t, runsLive, runs, "the same lesson again changes nothing")
+	require.NoError(t, s.Set("lesson", lessons.Names()[0]))
+	require.NoError(t, s.Set("runs", runsLive))
+	runs, _ = s.Get("runs")
+	assert.Equal(t, runsLive, runs, "Reset's order ends on its Runs")
+}
