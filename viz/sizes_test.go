@@ -108,8 +108,7 @@ func TestAxesReadable(t *testing.T) {
 }
 
 // axesPending lists the scenes TestAxesReadable leaves out, and why.
-var axesPending = map[string]string{
-}
+var axesPending = map[string]string{}
 
 // sharesX reports whether a's x axis is labelled by axes below it in the
 // same picture showing the same x domain over the same columns (stacked
