@@ -72,14 +72,12 @@ func granGranularities() []scaling.Granularity {
 	return out
 }
 
-// scaleRoundingNames lists by name fp8's E8M0 rounding rules that
-// scaling's MX quantizer accepts.
+// scaleRoundingNames lists by name the E8M0 rounding rules that scaling's
+// MX quantizer accepts.
 func scaleRoundingNames() []string {
 	var out []string
-	for r := fp8.ScaleFloor; r <= fp8.ScaleNearestUp; r++ {
-		if _, err := scaling.MXScale(1, fp8.E4M3FN, r); err == nil {
-			out = append(out, r.String())
-		}
+	for _, r := range scaling.MXRoundings() {
+		out = append(out, r.String())
 	}
 	return out
 }
