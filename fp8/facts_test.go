@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -166,6 +167,31 @@ func TestLookupAliases(t *testing.T) {
 		require.NoError(t, err, name)
 		assert.Same(t, want, f, name)
 	}
+}
+
+// TestLookupAny checks the one name lookup of the minifloats and the 16-bit
+// formats: every preset and wide format by its own name, the libraries'
+// spellings of FP16 and BF16, and an error listing every name.
+func TestLookupAny(t *testing.T) {
+	for _, p := range Presets() {
+		f, w, err := LookupAny(strings.ToLower(p.Name()))
+		require.NoError(t, err)
+		assert.Same(t, p, f)
+		assert.Nil(t, w)
+	}
+	for name, want := range map[string]*Wide{"FP16": FP16, "float16": FP16, " half ": FP16, "binary16": FP16, "bf16": BF16, "bfloat16": BF16} {
+		f, w, err := LookupAny(name)
+		require.NoError(t, err, name)
+		assert.Nil(t, f, name)
+		assert.Same(t, want, w, name)
+	}
+	_, _, err := LookupAny("fp32")
+	require.ErrorIs(t, err, ErrUnknownFormat)
+	for _, n := range []string{"E4M3FN", "E2M1", "FP16", "BF16"} {
+		assert.Contains(t, err.Error(), n)
+	}
+	_, err = Lookup("bf16")
+	assert.ErrorIs(t, err, ErrUnknownFormat, "Lookup finds minifloats only")
 }
 
 func TestE8M0ScaleRules(t *testing.T) {

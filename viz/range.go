@@ -31,18 +31,14 @@ type formatData struct {
 func lookupAny(name string) (*formatData, error) {
 	var fd *formatData
 	var overflows func(float64) bool // under round to nearest even, from the codec
-	switch strings.ToUpper(strings.TrimSpace(name)) {
-	case "FP16", "FLOAT16", "HALF":
-		fd = &formatData{name: "FP16", info: fp8.FP16.Info(), values: fp8.FP16.PositiveFinite()}
-		overflows = wideOverflows(fp8.FP16)
-	case "BF16", "BFLOAT16":
-		fd = &formatData{name: "BF16", info: fp8.BF16.Info(), values: fp8.BF16.PositiveFinite()}
-		overflows = wideOverflows(fp8.BF16)
+	f, w, err := fp8.LookupAny(name)
+	switch {
+	case err != nil:
+		return nil, err
+	case w != nil:
+		fd = &formatData{name: w.Name(), info: w.Info(), values: w.PositiveFinite()}
+		overflows = wideOverflows(w)
 	default:
-		f, err := fp8.Lookup(name)
-		if err != nil {
-			return nil, err
-		}
 		fd = &formatData{name: f.Name(), info: f.Info(), values: f.PositiveFinite()}
 		overflows = func(x float64) bool { return f.Overflows(x, fp8.Mode{Round: fp8.NearestEven}) }
 	}
