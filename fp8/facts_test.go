@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +38,9 @@ func TestDesignTable(t *testing.T) {
 		{E3M2, 3, 28, 0.25, 0.0625, 31, 0, 0},
 		{E2M1, 1, 6, 1, 0.5, 7, 0, 0},
 	}
+	covered := map[*Format]bool{}
 	for _, tc := range tests {
+		covered[tc.f] = true
 		in := tc.f.Info()
 		assert.Equal(t, tc.bias, in.Bias, tc.f.Name())
 		assert.Equal(t, tc.max, in.Max, tc.f.Name())
@@ -44,6 +49,9 @@ func TestDesignTable(t *testing.T) {
 		assert.Equal(t, tc.positiveFinite, in.PositiveFinite, tc.f.Name())
 		assert.Equal(t, tc.nanCnt, in.NaNCount, tc.f.Name())
 		assert.Equal(t, tc.infCnt, in.InfCount, tc.f.Name())
+	}
+	for _, p := range Presets() {
+		assert.True(t, covered[p], "%s has no row here (%s)", p.Name(), testenv.Step("Add a format", 2))
 	}
 	assert.Equal(t, []float64{0.5, 1, 1.5, 2, 3, 4, 6}, E2M1.PositiveFinite())
 	assert.Equal(t, []int{0x7F, 0xFF}, E4M3FN.Info().NaNCodes)
@@ -166,6 +174,18 @@ func TestLookupAliases(t *testing.T) {
 		f, err := Lookup(name)
 		require.NoError(t, err, name)
 		assert.Same(t, want, f, name)
+	}
+}
+
+// TestPackageDocNamesEveryPreset checks that the package comment names
+// every preset.
+func TestPackageDocNamesEveryPreset(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	require.NoError(t, err)
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	for _, p := range Presets() {
+		named := regexp.MustCompile(`\b` + p.Name() + `\b`).MatchString(text)
+		assert.True(t, named, "doc.go does not name %s (%s)", p.Name(), testenv.Step("Add a format", 3))
 	}
 }
 

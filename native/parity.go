@@ -218,8 +218,7 @@ func (p *parity) codecsFor(o QuantizeOptions) []Codec {
 // those the GPU does not quantize (col, nvfp4, tile128x1), whose quantize
 // cases a GPU skips (ErrUnsupported).
 func granularities() []scaling.Granularity {
-	return []scaling.Granularity{scaling.PerTensor, scaling.PerRow, scaling.Tile1x128, scaling.Block128, scaling.MX,
-		scaling.Tile(64), scaling.Tile(100), scaling.Block(32, 64), scaling.PerCol, scaling.NVFP4, scaling.Tile128x1}
+	return append(scaling.Granularities(), scaling.Tile(64), scaling.Tile(100), scaling.Block(32, 64))
 }
 
 func (p *parity) amax() error {

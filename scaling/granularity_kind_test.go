@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -53,7 +54,7 @@ func TestTransposeIsTheQuantizationOfTheTranspose(t *testing.T) {
 		require.NoError(t, err, "%s", gt)
 		got, err := q.Transpose()
 		require.NoError(t, err, "%s", g)
-		assert.Equal(t, want, got, "%s on X, transposed, is %s on Xᵀ", g, gt)
+		assert.Equal(t, want, got, "%s on X, transposed, is %s on Xᵀ (the table's transpose, %s)", g, gt, testenv.Step("Add a granularity", 2))
 	}
 	_, err = (*Quantized)(nil).Transpose()
 	assert.ErrorIs(t, err, ErrShape)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -41,8 +42,10 @@ func TestGranularityTable(t *testing.T) {
 		{ColTile(64), "tile64x1", "64×1 tile", 64, 1, ScaleFloat32, nil, nil, false, true, false, false, false, "tile1x64"},
 		{Granularity{Kind: KindColTile}, "tile128x1", "128×1 tile", 128, 1, ScaleFloat32, nil, nil, false, true, false, false, false, "tile1x128"},
 	}
+	covered := map[Kind]bool{}
 	for _, c := range cases {
 		g := c.g
+		covered[g.Kind] = true
 		require.NoError(t, g.Validate(), "%+v", g)
 		assert.Equal(t, c.name, g.String())
 		assert.Equal(t, c.label, g.Label())
@@ -73,6 +76,15 @@ func TestGranularityTable(t *testing.T) {
 		}
 		assert.Equal(t, wantBack, back, "%s", g)
 	}
+	kindsCovered(t, covered, testenv.Step("Add a granularity", 4))
+}
+
+// kindsCovered fails t for every kind of the table that covered lacks.
+func kindsCovered(t *testing.T, covered map[Kind]bool, step string) {
+	t.Helper()
+	for _, g := range Granularities() {
+		assert.True(t, covered[g.Kind], "%s has no row here (%s)", g, step)
+	}
 }
 
 // TestGranularitiesOnePerKind checks that Granularities lists every kind
@@ -85,9 +97,11 @@ func TestGranularitiesOnePerKind(t *testing.T) {
 	for k, g := range gs {
 		assert.Equal(t, Kind(k), g.Kind)
 		require.NoError(t, g.Validate())
-		assert.NotEmpty(t, granularitySpecs[k].name)
-		assert.NotEmpty(t, granularitySpecs[k].syntax)
-		assert.NotEmpty(t, granularitySpecs[k].shapeHelp)
+		step := testenv.Step("Add a granularity", 2)
+		assert.NotEmpty(t, granularitySpecs[k].name, step)
+		assert.NotEmpty(t, granularitySpecs[k].syntax, step)
+		assert.NotEmpty(t, granularitySpecs[k].shapeHelp, step)
+		assert.NotEmpty(t, granularitySpecs[k].desc, step)
 		assert.False(t, names[g.String()], "%s twice", g)
 		names[g.String()] = true
 		back, err := ParseGranularity(granularitySpecs[k].name)
