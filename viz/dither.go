@@ -67,7 +67,7 @@ type ditherScore struct {
 
 func newDither() Scene {
 	return &ditherScene{ps: newParamSet(
-		Param{Name: "grid", Label: "Levels from", Kind: ParamChoice, Options: []string{"levels", "E4M3FN", "E5M2", "E3M2", "E2M3", "E2M1"}, Default: "levels",
+		Param{Name: "grid", Label: "Levels from", Kind: ParamChoice, Options: append([]string{"levels"}, mxElementNames()...), Default: "levels",
 			Help: "levels: k evenly spaced grey levels; a format: its non-negative values scaled so that max is white"},
 		Param{Name: "levels", Label: "Grey levels", Kind: ParamInt, Min: 2, Max: 16, Step: 1, Default: "2",
 			Help: "number of evenly spaced levels (with grid=levels)"},

@@ -82,13 +82,24 @@ func scaleRoundingNames() []string {
 	return out
 }
 
+// mxElementNames lists the element formats MX scaling takes (OCP MX v1.0's
+// FP8, FP6 and FP4 types), in fp8.Presets() order: the menus of the scenes
+// that compare them.
+func mxElementNames() []string {
+	var out []string
+	for _, f := range scaling.MX.ElementFormats() {
+		out = append(out, f.Name())
+	}
+	return out
+}
+
 func newGranularity() Scene {
 	var keys []string
 	for _, g := range granGranularities() {
 		keys = append(keys, g.String())
 	}
 	return &granularityScene{ps: newParamSet(
-		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: []string{"E4M3FN", "E5M2", "E3M2", "E2M3", "E2M1"}, Default: "E4M3FN",
+		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: mxElementNames(), Default: "E4M3FN",
 			Help: "element format of every case but NVFP4, which brings its own: E2M1 elements with E4M3 block scales"},
 		Param{Name: "focus", Label: "Granularity in focus", Kind: ParamChoice, Options: keys, Default: "mx",
 			Help: "the granularity whose numbers are detailed (MX: how many values saturate); click a column to pick it"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,9 +47,17 @@ type hadamardScene struct {
 }
 
 // compareFormats are the formats whose SQNR with and without rotation the
-// scene compares side by side: FP4, both FP6 and both FP8 element types,
-// all of which MX scaling accepts too.
-var compareFormats = []string{"E2M1", "E2M3", "E3M2", "E4M3FN", "E5M2"}
+// scene compares side by side: the element types MX scaling accepts (FP4,
+// both FP6 and both FP8), narrowest first.
+var compareFormats = func() []string {
+	fs := scaling.MX.ElementFormats()
+	slices.SortStableFunc(fs, func(a, b *fp8.Format) int { return a.Spec().Bits() - b.Spec().Bits() })
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name()
+	}
+	return out
+}()
 
 // chartFormats are the formats of the side-by-side chart: compareFormats,
 // and the chosen format when it is not among them, so that the format the
