@@ -44,7 +44,7 @@ type granMap struct {
 // granularityScene quantizes one matrix with outlier rows and columns six
 // ways, showing the scales each way chooses and where the error lands.
 type granularityScene struct {
-	ps    *paramSet
+	sceneBase
 	key   string
 	t     *scaling.Tensor
 	logx  [][]float64
@@ -98,7 +98,7 @@ func newGranularity() Scene {
 	for _, g := range granGranularities() {
 		keys = append(keys, g.String())
 	}
-	return &granularityScene{ps: newParamSet(
+	return newScene(&granularityScene{sceneBase: sceneBase{name: "granularity", title: "Scaling granularity", ps: newParamSet(
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: mxElementNames(), Default: "E4M3FN",
 			Help: "element format of every case but NVFP4, which brings its own: E2M1 elements with E4M3 block scales"},
 		Param{Name: "focus", Label: "Granularity in focus", Kind: ParamChoice, Options: keys, Default: "mx",
@@ -115,20 +115,12 @@ func newGranularity() Scene {
 			Help: "how much larger the outlier rows and columns are, as a power of two"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "7",
 			Help: "seed of the random matrix and of where the outliers go"},
-	)}
+	)}})
 }
 
-// Name implements Scene.
-func (s *granularityScene) Name() string { return "granularity" }
-
 // Title implements Scene.
-func (s *granularityScene) Title() string { return "Scaling granularity" }
-
-// Params implements Scene.
-func (s *granularityScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *granularityScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Set implements Scene.
 func (s *granularityScene) Set(name, value string) error {

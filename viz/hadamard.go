@@ -19,7 +19,7 @@ import (
 // others side by side, so that where rotation helps (FP4) and where it
 // hurts (FP8 E4M3 with one outlier) is visible at once.
 type hadamardScene struct {
-	ps     *paramSet
+	sceneBase
 	key    string
 	loaded *scaling.Tensor // the caller's tensor, as handed over
 	// results of the last computation
@@ -83,7 +83,7 @@ type formatGain struct {
 const outlierRMS = 6
 
 func newHadamard() Scene {
-	return &hadamardScene{ps: newParamSet(
+	return newScene(&hadamardScene{sceneBase: sceneBase{name: "hadamard", title: "Hadamard rotation and outliers", ps: newParamSet(
 		Param{Name: "tensor", Label: "Tensor", Kind: ParamChoice, Options: []string{"synthetic", "loaded"}, Default: "synthetic",
 			Help: "synthetic: N(0, 1) rows with planted outliers; loaded: a tensor from a .npy or CSV file, cropped to Rows × Row length"},
 		Param{Name: "n", Label: "Row length", Kind: ParamChoice, Options: []string{"256", "1024", "4096"}, Default: "1024",
@@ -104,20 +104,12 @@ func newHadamard() Scene {
 			Help: "which elements share a scale (mx needs an MX element format)"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "3",
 			Help: "seed of the values and of the random signs"},
-	)}
+	)}})
 }
 
-// Name implements Scene.
-func (s *hadamardScene) Name() string { return "hadamard" }
-
 // Title implements Scene.
-func (s *hadamardScene) Title() string { return "Hadamard rotation and outliers" }
-
-// Params implements Scene.
-func (s *hadamardScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *hadamardScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Click implements Scene: a click on a format in the side-by-side chart
 // selects that format.
