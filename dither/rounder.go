@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/fp8lab/fp8lab/fp8"
@@ -24,18 +23,15 @@ type Rounder struct {
 	values []float64 // every finite value, ascending, +0 once
 }
 
-// NewRounder returns the Rounder of a format name: "BF16", "FP16" or any
-// name fp8.Lookup knows ("E4M3FN", "E5M2", "float8_e4m3fn", ...).
+// NewRounder returns the Rounder of a format name, any that fp8.LookupAny
+// knows ("E4M3FN", "float8_e4m3fn", "BF16", "half", ...).
 func NewRounder(name string) (*Rounder, error) {
-	switch strings.ToUpper(strings.TrimSpace(name)) {
-	case "BF16", "BFLOAT16":
-		return WideRounder(fp8.BF16)
-	case "FP16", "FLOAT16", "HALF":
-		return WideRounder(fp8.FP16)
-	}
-	f, err := fp8.Lookup(name)
-	if err != nil {
-		return nil, fmt.Errorf("dither: %w (or BF16, FP16)", err)
+	f, w, err := fp8.LookupAny(name)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("dither: %w", err)
+	case w != nil:
+		return WideRounder(w)
 	}
 	return FormatRounder(f)
 }

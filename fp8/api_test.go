@@ -12,9 +12,9 @@ import (
 // internal/apitest).
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
-		Types: []any{Class(0), (*Format)(nil), MXScaleMode(0), Number(0), Overflow(0), Rounding(0), ScaleRounding(0), Spec{}, Specials(0),
+		Types: []any{Class(0), (*Format)(nil), Number(0), Overflow(0), Rounding(0), ScaleRounding(0), Spec{}, Specials(0),
 			StochasticRule(0), (*Wide)(nil)},
-		Funcs: []any{E8M0Exponent, E8M0FromExponent, EncodeE8M0, Lookup, MXScale, NewFormat, ParseMXScaleMode, ParseNumber, ParseOverflow,
+		Funcs: []any{E8M0Exponent, E8M0FromExponent, EncodeE8M0, Lookup, LookupAny, MXScale, NewFormat, ParseNumber, ParseOverflow,
 			ParseRounding, ParseScaleRounding, ParseStochasticRule, ParseText, Presets},
 	})
 }

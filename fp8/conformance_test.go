@@ -128,11 +128,11 @@ func fp8labResult(t *testing.T, v confVector) string {
 	case "mx":
 		f, err := Lookup(v.Format)
 		require.NoError(t, err)
-		m, err := ParseMXScaleMode(v.Rule)
+		r, err := ParseScaleRounding(v.Rule)
 		require.NoError(t, err)
 		x, err := ParseText(v.Input)
 		require.NoError(t, err)
-		c, err := MXScale(x, f, m)
+		c, err := MXScale(x, f, r)
 		require.NoError(t, err)
 		k, err := E8M0Exponent(c)
 		require.NoError(t, err)
@@ -254,8 +254,8 @@ func fp8labCells(t *testing.T) map[string]string {
 		require.NoError(t, err)
 		return Number(E8M0.Decode(c)).String()
 	}
-	mx := func(amax float64, m MXScaleMode) string {
-		c, err := MXScale(amax, E4M3FN, m)
+	mx := func(amax float64, r ScaleRounding) string {
+		c, err := MXScale(amax, E4M3FN, r)
 		require.NoError(t, err)
 		k, _ := E8M0Exponent(c)
 		return strconv.Itoa(k)
@@ -285,8 +285,8 @@ func fp8labCells(t *testing.T) map[string]string {
 			encCode(E4M3FNUZ, "-0", Mode{}), encCode(E4M3FNUZ, "-1e-10", Mode{}), encCode(E4M3FNUZ, "nan", Mode{}), encCode(E4M3FN, "-0", Mode{})),
 		"e8m0": fmt.Sprintf("by name: floor 3 → %s, ceil 3 → %s, nearest-up 3 → %s and 6 → %s (ml_dtypes, PyTorch, ONNX), nearest-even 3 → %s and 6 → %s (fp8lab's older \"nearest\")",
 			e8(3, ScaleFloor), e8(3, ScaleCeil), e8(3, ScaleNearestUp), e8(6, ScaleNearestUp), e8(3, ScaleNearestEven), e8(6, ScaleNearestEven)),
-		"mx": fmt.Sprintf("torchao's modes by name, exponent k for an E4M3FN block with amax 449: FLOOR %s, CEIL %s, EVEN %s, RCEIL %s; amax 496: EVEN %s",
-			mx(449, MXFloor), mx(449, MXCeil), mx(449, MXEven), mx(449, MXRCeil), mx(496, MXEven)),
+		"mx": fmt.Sprintf("exponent k for an E4M3FN block with amax 449: floor (OCP, torchao FLOOR) %s, ceil (torchao RCEIL) %s, nearest-even %s; torchao's CEIL and EVEN are not offered",
+			mx(449, ScaleFloor), mx(449, ScaleCeil), mx(449, ScaleNearestEven)),
 		"stochastic": "r random bits added below the last kept bit; sr-rule floor (default: truncate δ·2^r, gfloat's StochasticFastest) or nearest (round δ·2^r to nearest even first, gfloat's Stochastic); bias below",
 		"towardzero": fmt.Sprintf("never rounds a finite input to Inf/NaN: E4M3FN 1000 toward zero under no-saturate → %s; E5M2 1e6 → %s",
 			enc(E4M3FN, "1000", Mode{Round: TowardZero, Overflow: NoSaturate}), enc(E5M2, "1e6", Mode{Round: TowardZero, Overflow: NoSaturate})),

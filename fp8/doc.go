@@ -2,10 +2,10 @@
 //
 // A Format describes any binary floating-point format of at most 8 bits:
 // sign or not, exponent and mantissa widths, bias, and which codes are Inf or
-// NaN. Presets cover OCP FP8 (E4M3FN, E5M2), the FNUZ variants, the IEEE-like
-// E4M3 and E3M4 of ml_dtypes and its TPU format E4M3B11FNUZ, the MX scale
-// E8M0 and the MX element types E2M3, E3M2 (FP6) and E2M1 (FP4). FP16 and BF16 are available as Wide
-// formats for comparison.
+// NaN. Presets cover OCP FP8 (E4M3FN, E5M2), the FNUZ variants E4M3FNUZ and
+// E5M2FNUZ, the IEEE-like E4M3 and E3M4 of ml_dtypes and its TPU format
+// E4M3B11FNUZ, the MX scale E8M0 and the MX element types E2M3, E3M2 (FP6) and
+// E2M1 (FP4). FP16 and BF16 are available as Wide formats for comparison.
 //
 // Encoding rounds the exact input once. float64 inputs are never rounded
 // through float32 first, so -431.99999999999994 becomes -416 in E4M3FN, not

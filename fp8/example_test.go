@@ -2,6 +2,7 @@ package fp8_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fp8lab/fp8lab/fp8"
 )
@@ -73,4 +74,18 @@ func ExampleFormat_EncodeSlice32() {
 	fmt.Println(out)
 	// Output:
 	// [0 1 3 6 -6]
+}
+
+// The OCP MX shared exponent: floor(log2(amax)) - emax_elem.
+func ExampleMXScale() {
+	for _, amax := range []float64{1, 448, 500, 0} {
+		code, _ := fp8.MXScale(amax, fp8.E4M3FN, fp8.ScaleFloor)
+		k, _ := fp8.E8M0Exponent(code)
+		fmt.Printf("amax %g: X = 2^%d, amax/X = %g\n", amax, k, amax/math.Ldexp(1, k))
+	}
+	// Output:
+	// amax 1: X = 2^-8, amax/X = 256
+	// amax 448: X = 2^0, amax/X = 448
+	// amax 500: X = 2^0, amax/X = 500
+	// amax 0: X = 2^-127, amax/X = 0
 }

@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -34,7 +38,9 @@ func TestDesignTable(t *testing.T) {
 		{E3M2, 3, 28, 0.25, 0.0625, 31, 0, 0},
 		{E2M1, 1, 6, 1, 0.5, 7, 0, 0},
 	}
+	covered := map[*Format]bool{}
 	for _, tc := range tests {
+		covered[tc.f] = true
 		in := tc.f.Info()
 		assert.Equal(t, tc.bias, in.Bias, tc.f.Name())
 		assert.Equal(t, tc.max, in.Max, tc.f.Name())
@@ -43,6 +49,9 @@ func TestDesignTable(t *testing.T) {
 		assert.Equal(t, tc.positiveFinite, in.PositiveFinite, tc.f.Name())
 		assert.Equal(t, tc.nanCnt, in.NaNCount, tc.f.Name())
 		assert.Equal(t, tc.infCnt, in.InfCount, tc.f.Name())
+	}
+	for _, p := range Presets() {
+		assert.True(t, covered[p], "%s has no row here (%s)", p.Name(), testenv.Step("Add a format", 2))
 	}
 	assert.Equal(t, []float64{0.5, 1, 1.5, 2, 3, 4, 6}, E2M1.PositiveFinite())
 	assert.Equal(t, []int{0x7F, 0xFF}, E4M3FN.Info().NaNCodes)
@@ -166,6 +175,43 @@ func TestLookupAliases(t *testing.T) {
 		require.NoError(t, err, name)
 		assert.Same(t, want, f, name)
 	}
+}
+
+// TestPackageDocNamesEveryPreset checks that the package comment names
+// every preset.
+func TestPackageDocNamesEveryPreset(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	require.NoError(t, err)
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	for _, p := range Presets() {
+		named := regexp.MustCompile(`\b` + p.Name() + `\b`).MatchString(text)
+		assert.True(t, named, "doc.go does not name %s (%s)", p.Name(), testenv.Step("Add a format", 3))
+	}
+}
+
+// TestLookupAny checks the one name lookup of the minifloats and the 16-bit
+// formats: every preset and wide format by its own name, the libraries'
+// spellings of FP16 and BF16, and an error listing every name.
+func TestLookupAny(t *testing.T) {
+	for _, p := range Presets() {
+		f, w, err := LookupAny(strings.ToLower(p.Name()))
+		require.NoError(t, err)
+		assert.Same(t, p, f)
+		assert.Nil(t, w)
+	}
+	for name, want := range map[string]*Wide{"FP16": FP16, "float16": FP16, " half ": FP16, "binary16": FP16, "bf16": BF16, "bfloat16": BF16} {
+		f, w, err := LookupAny(name)
+		require.NoError(t, err, name)
+		assert.Nil(t, f, name)
+		assert.Same(t, want, w, name)
+	}
+	_, _, err := LookupAny("fp32")
+	require.ErrorIs(t, err, ErrUnknownFormat)
+	for _, n := range []string{"E4M3FN", "E2M1", "FP16", "BF16"} {
+		assert.Contains(t, err.Error(), n)
+	}
+	_, err = Lookup("bf16")
+	assert.ErrorIs(t, err, ErrUnknownFormat, "Lookup finds minifloats only")
 }
 
 func TestE8M0ScaleRules(t *testing.T) {

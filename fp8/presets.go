@@ -88,9 +88,39 @@ func Lookup(name string) (*Format, error) {
 			return f, nil
 		}
 	}
-	names := make([]string, len(presets))
-	for i, f := range presets {
-		names[i] = f.spec.Name
+	return nil, unknownFormat(name, nil)
+}
+
+// wideNames maps the spellings of the 16-bit formats (upper-cased) to them:
+// IEEE binary16 is also "float16" (NumPy), "half" (C++, PyTorch); bfloat16
+// is "bfloat16" (PyTorch, ml_dtypes).
+var wideNames = map[string]*Wide{
+	"FP16": FP16, "FLOAT16": FP16, "HALF": FP16, "BINARY16": FP16,
+	"BF16": BF16, "BFLOAT16": BF16,
+}
+
+// LookupAny finds a preset (as Lookup does) or one of the 16-bit formats
+// FP16 and BF16 by name, case-insensitively: exactly one of f and w is
+// non-nil. An unknown name gives an error wrapping ErrUnknownFormat that
+// lists every known name. Programs that show FP16 and BF16 beside the
+// minifloats read format names with it.
+func LookupAny(name string) (f *Format, w *Wide, err error) {
+	if w, ok := wideNames[strings.ToUpper(strings.TrimSpace(name))]; ok {
+		return nil, w, nil
 	}
-	return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownFormat, name, strings.Join(names, ", "))
+	if f, err = Lookup(name); err != nil {
+		return nil, nil, unknownFormat(name, []string{FP16.Name(), BF16.Name()})
+	}
+	return f, nil, nil
+}
+
+// unknownFormat is the error of an unknown name, listing the presets and
+// the extra names given.
+func unknownFormat(name string, extra []string) error {
+	names := make([]string, 0, len(presets)+len(extra))
+	for _, f := range presets {
+		names = append(names, f.spec.Name)
+	}
+	names = append(names, extra...)
+	return fmt.Errorf("%w %q (known: %s)", ErrUnknownFormat, name, strings.Join(names, ", "))
 }

@@ -3,7 +3,6 @@ package fp8
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // ScaleRounding is a rule for turning a positive scale into a power of two,
@@ -85,60 +84,30 @@ func EncodeE8M0(x float64, r ScaleRounding) (uint8, error) {
 	return c, nil
 }
 
-// MXScaleMode is a rule for the shared scale X = 2^k of an MX block, computed
-// from the block's largest magnitude amax and the element type. The names are
-// torchao's ScaleCalculationMode (torchao/prototype/mx_formats/config.py);
-// emax is the exponent of the element type's largest value (E4M3FN 8, E5M2
-// 15, E3M2 4, E2M3 2, E2M1 2).
-type MXScaleMode uint8
-
-const (
-	// MXFloor is k = floor(log2(amax)) - emax: OCP MX v1.0 section 6.3,
-	// torchao FLOOR (its default) and gfloat's compute_scale_amax. Elements
-	// between Max and 2^(emax+1) saturate.
-	MXFloor MXScaleMode = iota
-	// MXCeil is k = ceil(log2(amax)) - emax: torchao CEIL. Nothing saturates,
-	// but a block maximum just above a power of two loses a binade.
-	MXCeil
-	// MXEven rounds amax to the element type's mantissa width (half up), then
-	// takes the floor: torchao EVEN.
-	MXEven
-	// MXRCeil is k = ceil(log2(amax / Max)): torchao RCEIL, the UE8M0 recipe
-	// of cuBLAS (and Transformer Engine's MXFP8), which never saturates.
-	MXRCeil
-)
-
-var mxScaleModeNames = [...]string{"FLOOR", "CEIL", "EVEN", "RCEIL"}
-
-// String returns torchao's name of the mode.
-func (m MXScaleMode) String() string {
-	if int(m) < len(mxScaleModeNames) {
-		return mxScaleModeNames[m]
-	}
-	return fmt.Sprintf("MXScaleMode(%d)", uint8(m))
-}
-
-// ParseMXScaleMode parses FLOOR, CEIL, EVEN or RCEIL (any case).
-func ParseMXScaleMode(s string) (MXScaleMode, error) {
-	for i, n := range mxScaleModeNames {
-		if strings.EqualFold(s, n) {
-			return MXScaleMode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("%w: unknown MX scale mode %q (FLOOR, CEIL, EVEN, RCEIL)", ErrInvalidMode, s)
-}
-
-// MXScale returns the E8M0 code of the shared scale of an MX block whose
-// largest magnitude is amax, for element type elem, under mode. The exponent
-// is clamped to [-127, 127]; an all-zero block (amax 0) gets 2^-127 (code
-// 0x00); NaN or ±Inf amax gives the NaN code 0xFF, as OCP MX and torchao do.
-// A negative amax is an error wrapping ErrNegative.
-func MXScale(amax float64, elem *Format, mode MXScaleMode) (uint8, error) {
+// MXScale returns the E8M0 code of the shared scale X = 2^k of an MX block
+// whose largest magnitude is amax, for element type elem; the block's
+// elements are stored as enc(x / X). This is the one MX scale rule of
+// fp8lab: scaling.Quantize and the CUDA kernels compute it.
+//
+// With r = ScaleFloor (the zero value) it follows OCP MX v1.0 section 6.3
+// (torchao's default FLOOR, gfloat's compute_scale_amax): k =
+// floor(log2(amax)) - emax, where emax is the exponent of elem's largest
+// value (E4M3FN 8, E5M2 15, E3M2 4, E2M3 2, E2M1 2). The block maximum then
+// lands in [2^emax, 2^(emax+1)), so elements above Max (for E4M3FN,
+// 448 < |x/X| < 512) saturate, as the specification allows. The other rules
+// round amax/Max to a power of two with EncodeE8M0: ScaleCeil is torchao's
+// RCEIL, the UE8M0 rule of cuBLAS and Transformer Engine's MXFP8, which never
+// saturates. (torchao's CEIL and EVEN modes are not offered.)
+//
+// k is clamped to [-127, 127]; an all-zero block (amax 0) gets 2^-127
+// (code 0x00); a NaN or ±Inf amax gives the NaN code 0xFF, as OCP MX and
+// torchao do. A negative amax is an error wrapping ErrNegative.
+func MXScale(amax float64, elem *Format, r ScaleRounding) (uint8, error) {
 	if err := elem.check(); err != nil {
 		return 0, err
 	}
-	if mode > MXRCeil {
-		return 0, fmt.Errorf("%w: MX scale mode %d", ErrInvalidMode, mode)
+	if r > ScaleNearestUp {
+		return 0, fmt.Errorf("%w: MX scale rounding %d", ErrInvalidMode, r)
 	}
 	switch {
 	case math.IsNaN(amax) || math.IsInf(amax, 0):
@@ -148,30 +117,11 @@ func MXScale(amax float64, elem *Format, mode MXScaleMode) (uint8, error) {
 	case amax == 0:
 		return E8M0FromExponent(-127), nil
 	}
-	_, emax := math.Frexp(elem.Max())
-	emax-- // Max in [2^emax, 2^(emax+1))
-	frac, e := math.Frexp(amax)
-	e-- // amax = 2·frac·2^e with 2·frac in [1, 2)
-	switch mode {
-	case MXCeil:
-		if frac != 0.5 {
-			e++
-		}
-	case MXEven:
-		if 2*frac >= 2-math.Ldexp(1, -elem.Spec().ManBits-1) {
-			e++
-		}
-	case MXRCeil:
-		// The least k with amax <= Max·2^k, checked exactly.
-		_, k := math.Frexp(amax / elem.Max())
-		for k > -1100 && math.Ldexp(elem.Max(), k-1) >= amax {
-			k--
-		}
-		for math.Ldexp(elem.Max(), k) < amax {
-			k++
-		}
-		return E8M0FromExponent(k), nil
+	if r != ScaleFloor {
+		return EncodeE8M0(amax/elem.Max(), r)
 	}
+	_, emax := math.Frexp(elem.Max()) // Max in [2^(emax-1), 2^emax)
+	_, e := math.Frexp(amax)          // amax in [2^(e-1), 2^e)
 	return E8M0FromExponent(e - emax), nil
 }
 

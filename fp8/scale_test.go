@@ -43,56 +43,59 @@ func TestE8M0NearestUp(t *testing.T) {
 	}
 }
 
-// TestMXScaleModes checks torchao's four MX scale modes by name.
-func TestMXScaleModes(t *testing.T) {
-	k := func(amax float64, elem *Format, m MXScaleMode) int {
-		c, err := MXScale(amax, elem, m)
+// TestMXScale checks the MX shared scale against torchao's modes by their
+// values: ScaleFloor is FLOOR (OCP MX), ScaleCeil is RCEIL (cuBLAS,
+// Transformer Engine's MXFP8).
+func TestMXScale(t *testing.T) {
+	k := func(amax float64, elem *Format, r ScaleRounding) int {
+		c, err := MXScale(amax, elem, r)
 		require.NoError(t, err)
 		e, err := E8M0Exponent(c)
 		require.NoError(t, err)
 		return e
 	}
-	// E4M3FN: emax 8, Max 448.
+	// E4M3FN: emax 8, Max 448; FLOOR is floor(log2 amax) - 8, RCEIL the
+	// least k with amax <= 448·2^k.
 	for _, c := range []struct {
-		amax                     float64
-		floor, ceil, even, rceil int
+		amax         float64
+		floor, rceil int
 	}{
-		{448, 0, 1, 0, 0},
-		{449, 0, 1, 0, 1},
-		{256, 0, 0, 0, 0},
-		{224, -1, 0, -1, -1},
-		{480, 0, 1, 0, 1},   // 480 = 1.875·256 has 3 mantissa bits: EVEN keeps it
-		{496, 0, 1, 1, 1},   // 1.9375·256 rounds (half up) to 2·256 with 3 mantissa bits
-		{495.9, 0, 1, 0, 1}, // just below the EVEN threshold
-		{1, -8, -8, -8, -8},
-		{1e-45, -127, -127, -127, -127},
-		{1e300, 127, 127, 127, 127},
+		{448, 0, 0},
+		{449, 0, 1},
+		{256, 0, 0},
+		{224, -1, -1},
+		{480, 0, 1},
+		{511.9, 0, 1},
+		{512, 1, 1},
+		{1, -8, -8},
+		{1e-45, -127, -127},
+		{1e300, 127, 127},
 	} {
-		assert.Equal(t, c.floor, k(c.amax, E4M3FN, MXFloor), "%g FLOOR", c.amax)
-		assert.Equal(t, c.ceil, k(c.amax, E4M3FN, MXCeil), "%g CEIL", c.amax)
-		assert.Equal(t, c.even, k(c.amax, E4M3FN, MXEven), "%g EVEN", c.amax)
-		assert.Equal(t, c.rceil, k(c.amax, E4M3FN, MXRCeil), "%g RCEIL", c.amax)
+		assert.Equal(t, c.floor, k(c.amax, E4M3FN, ScaleFloor), "%g FLOOR", c.amax)
+		assert.Equal(t, c.rceil, k(c.amax, E4M3FN, ScaleCeil), "%g RCEIL", c.amax)
 	}
-	assert.Equal(t, 0, k(6, E2M1, MXFloor), "E2M1 emax is 2, 6 in [4, 8)")
-	assert.Equal(t, 0, k(6, E2M1, MXRCeil))
-	assert.Equal(t, 1, k(6.5, E2M1, MXRCeil))
-	c, err := MXScale(0, E5M2, MXRCeil)
+	// The nearest rules round amax/Max = 1/448 = 2^-8.807 to 2^-9.
+	assert.Equal(t, -9, k(1, E4M3FN, ScaleNearestEven))
+	assert.Equal(t, -9, k(1, E4M3FN, ScaleNearestUp))
+	assert.Equal(t, 0, k(6, E2M1, ScaleFloor), "E2M1 emax is 2, 6 in [4, 8)")
+	assert.Equal(t, 0, k(7, E2M1, ScaleFloor), "7 saturates to 6")
+	assert.Equal(t, 0, k(6, E2M1, ScaleCeil))
+	assert.Equal(t, 1, k(6.5, E2M1, ScaleCeil))
+	assert.Equal(t, 1, k(40, E3M2, ScaleFloor), "E3M2 emax is 4")
+	assert.Equal(t, -4, k(0.3, E2M3, ScaleFloor), "E2M3 emax is 2")
+	assert.Equal(t, 118, k(0x1p120, E2M1, ScaleFloor))
+	c, err := MXScale(0, E5M2, ScaleCeil)
 	require.NoError(t, err)
 	assert.Equal(t, uint8(0x00), c, "all-zero block")
-	c, err = MXScale(math.NaN(), E5M2, MXFloor)
-	require.NoError(t, err)
-	assert.Equal(t, uint8(0xFF), c)
-	_, err = MXScale(-1, E5M2, MXFloor)
-	assert.ErrorIs(t, err, ErrNegative)
-	_, err = MXScale(1, nil, MXFloor)
-	assert.ErrorIs(t, err, ErrInvalidFormat)
-	_, err = MXScale(1, E5M2, MXScaleMode(7))
-	assert.ErrorIs(t, err, ErrInvalidMode)
-	for i, n := range []string{"floor", "CEIL", "Even", "RCEIL"} {
-		m, err := ParseMXScaleMode(n)
+	for _, a := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		c, err = MXScale(a, E5M2, ScaleFloor)
 		require.NoError(t, err)
-		assert.Equal(t, MXScaleMode(i), m)
+		assert.Equal(t, uint8(0xFF), c, "%g", a)
 	}
-	_, err = ParseMXScaleMode("nearest")
+	_, err = MXScale(-1, E5M2, ScaleFloor)
+	assert.ErrorIs(t, err, ErrNegative)
+	_, err = MXScale(1, nil, ScaleFloor)
+	assert.ErrorIs(t, err, ErrInvalidFormat)
+	_, err = MXScale(1, E5M2, ScaleRounding(7))
 	assert.ErrorIs(t, err, ErrInvalidMode)
 }

@@ -109,18 +109,16 @@ func (p *parity) record(name, status, detail string) {
 
 // Reasons a device may answer ErrUnsupported without failing Parity: the
 // limits of the CUDA backend that native/README.md lists.
-const (
-	skipQuantizeGranularity = "the GPU does not quantize column scales, N×1 column tiles or NVFP4"
-	skipGEMMShape           = "the GPU's FP8 GEMM needs M, N and K multiples of 16"
-)
+const skipGEMMShape = "the GPU's FP8 GEMM needs M, N and K multiples of 16"
 
 // quantizeSkip returns why a device may leave quantizing with g
-// unsupported, or "" when an ErrUnsupported answer must fail the case.
+// unsupported (the kinds scaling's table says the GPU does not quantize),
+// or "" when an ErrUnsupported answer must fail the case.
 func quantizeSkip(g scaling.Granularity) string {
-	if g == scaling.PerCol || g == scaling.Tile128x1 || g == scaling.NVFP4 {
-		return skipQuantizeGranularity
+	if g.GPUQuantizes() {
+		return ""
 	}
-	return ""
+	return "the GPU does not quantize " + g.Label() + " granularities"
 }
 
 // outcome records a case from the two backends' errors and, when both
@@ -220,8 +218,7 @@ func (p *parity) codecsFor(o QuantizeOptions) []Codec {
 // those the GPU does not quantize (col, nvfp4, tile128x1), whose quantize
 // cases a GPU skips (ErrUnsupported).
 func granularities() []scaling.Granularity {
-	return []scaling.Granularity{scaling.PerTensor, scaling.PerRow, scaling.Tile1x128, scaling.Block128, scaling.MX,
-		scaling.Tile(64), scaling.Tile(100), scaling.Block(32, 64), scaling.PerCol, scaling.NVFP4, scaling.Tile128x1}
+	return append(scaling.Granularities(), scaling.Tile(64), scaling.Tile(100), scaling.Block(32, 64))
 }
 
 func (p *parity) amax() error {

@@ -181,10 +181,8 @@ func Amax(t *Tensor) (float32, error) {
 }
 
 // AmaxGrid returns the amax of every block of granularity g as a tensor with
-// one element per block: 1×1 for per-tensor, Rows×1 for per-row, 1×Cols for
-// per-column, Rows×ceil(Cols/N) for 1×N tiles, MX and NVFP4 blocks,
-// ceil(Rows/N)×Cols for N×1 tiles, and ceil(Rows/R)×ceil(Cols/C) for R×C
-// blocks.
+// one element per block: ceil(Rows/R)×ceil(Cols/C) for g's R×C blocks
+// (BlockShape), so 1×1 for per-tensor and Rows×1 for per-row.
 func AmaxGrid(t *Tensor, g Granularity) (*Tensor, error) {
 	if err := t.Check(); err != nil {
 		return nil, err

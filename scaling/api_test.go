@@ -14,7 +14,7 @@ func TestAPIOnZeroValues(t *testing.T) {
 		Types: []any{Accumulator{}, AmaxAlgo(0), (*DelayedScaler)(nil), DelayedStep{}, (*Granularity)(nil), Metrics{}, Pow2(0),
 			(*Quantized)(nil), (*Rotation)(nil), SQNRSummary{}, ScaleRule{}, Sequence{}, (*Tensor)(nil)},
 		Funcs: []any{Amax, AmaxBlocks, AmaxCols, AmaxGrid, AmaxRows, Block, ColTile, Compare, FWHT, FromFloat64, FromRows, FromSlice,
-			Granularities, HadamardMatrix, Log2Histogram, MXEmax, MXScale, MakeOutlierTensor, MatMul, Measure, MeasureWith,
+			Granularities, HadamardMatrix, Log2Histogram, MXEmax, MXRoundings, MakeOutlierTensor, MatMul, Measure, MeasureWith,
 			NVFP4BlockScale, NVFP4TensorScale, NewDelayedScaler, NewRandomRotation, NewRotation, NewTensor, OutlierExperiment,
 			ParseAmaxAlgo, ParseGranularity, ParsePow2, Quantize, QuantizeInto, QuantizeWithScales, QuantizeWithStats, RandomNormal,
 			SQNR, SQNRByBlock, ScaledMatMul, ScaledMatMulNT, SimulateDelayed, Tile},

@@ -20,8 +20,8 @@
 // # Scale rules and their sources
 //
 // Current scaling (torchao float8 amax_to_scale; Transformer Engine's
-// current scaling), used for the tensor, row, col, tile (1×128 and 128×1)
-// and block (128×128) granularities:
+// current scaling), used for the granularities with float32 scales: tensor,
+// row, col, tile1x128 and tile128x1 (DeepSeek-V3's tiles) and block128:
 //
 //	s = fmt.Max / max(amax, 1e-12) / 2^margin     (float64, stored as float32)
 //
@@ -36,14 +36,15 @@
 // scale and an infinite scale becomes MaxFloat32. See DelayedScaler and
 // SimulateDelayed.
 //
-// MX (OCP Microscaling Formats v1.0, section 6.3): 32 consecutive elements
+// MX (mx; OCP Microscaling Formats v1.0, section 6.3): 32 consecutive elements
 // of a row share X = 2^k with k = floor(log2(amax)) - emax_elem, where
 // emax_elem is 8 for E4M3FN, 15 for E5M2, 4 for E3M2 and 2 for E2M3 and
 // E2M1; k is clamped to [-127, 127] and stored as an E8M0 code; elements are
-// enc(x/X), saturating. The ceil and nearest E8M0 rules of Transformer
-// Engine and PyTorch are options (MXScale).
+// enc(x/X), saturating. Options.MXRounding picks the rule of fp8.MXScale:
+// ceil is torchao's RCEIL (cuBLAS, Transformer Engine's MXFP8), which
+// never saturates.
 //
-// NVFP4 (NVIDIA; Transformer Engine's NVFP4 recipe): 16 consecutive
+// NVFP4 (nvfp4; NVIDIA, Transformer Engine's NVFP4 recipe): 16 consecutive
 // elements share an E4M3FN decode scale, and one float32 scale covers the
 // tensor:
 //
@@ -67,7 +68,8 @@
 //     and multiplier 0, and a tensor amax of 0 gives tensor scale 1, as
 //     Transformer Engine does. Delayed scaling keeps its previous scale.
 //   - amax NaN or ±Inf (the block holds a NaN or an infinity): Quantize and
-//     the scale functions return ErrNonFinite. Delayed scaling keeps its
+//     the scale functions return ErrNonFinite (fp8.MXScale alone answers
+//     the NaN code, as the specification says). Delayed scaling keeps its
 //     previous scale (a NaN stays in the "max" history and freezes the
 //     scale until it leaves), and QuantizeWithScales encodes the values by
 //     the format's own rules.
@@ -91,6 +93,7 @@
 // random signs) to the K dimension of a product, (A·R)(Rᵀ·B) = A·B, which
 // spreads outliers before quantization (OutlierExperiment).
 //
-// The package imports only the standard library and fp8, builds for
-// GOOS=js, and returns errors rather than panicking on bad input.
+// Besides the standard library the package imports fp8, internal/parallel
+// and golang.org/x/sys/cpu (the vector paths), builds for GOOS=js,
+// and returns errors rather than panicking on bad input.
 package scaling

@@ -45,20 +45,6 @@ func ExampleParseGranularity() {
 	// nvfp4      blocks of 1×16
 }
 
-// The OCP MX shared exponent: floor(log2(amax)) - emax_elem.
-func ExampleMXScale() {
-	for _, amax := range []float64{1, 448, 500, 0} {
-		code, _ := scaling.MXScale(amax, fp8.E4M3FN, fp8.ScaleFloor)
-		k, _ := fp8.E8M0Exponent(code)
-		fmt.Printf("amax %g: X = 2^%d, amax/X = %g\n", amax, k, amax/math.Ldexp(1, k))
-	}
-	// Output:
-	// amax 1: X = 2^-8, amax/X = 256
-	// amax 448: X = 2^0, amax/X = 448
-	// amax 500: X = 2^0, amax/X = 500
-	// amax 0: X = 2^-127, amax/X = 0
-}
-
 // Current scaling, with and without power-of-two rounding.
 func ExampleScaleRule_Scale() {
 	for _, r := range []scaling.ScaleRule{{}, {Pow2: scaling.Pow2Down}, {Margin: 1}} {

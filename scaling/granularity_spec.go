@@ -17,7 +17,7 @@ const (
 	// ScaleRule (current scaling) or given (QuantizeWithScales).
 	ScaleFloat32 ScaleKind = iota
 	// ScaleE8M0: one power-of-two decode scale per block, an E8M0 code
-	// (OCP MX's shared exponent, MXScale).
+	// (OCP MX's shared exponent, fp8.MXScale).
 	ScaleE8M0
 	// ScaleE4M3: one E4M3FN decode scale per block times one float32
 	// tensor scale (NVFP4's two-level scaling).
@@ -59,6 +59,15 @@ type granularitySpec struct {
 	scale       ScaleKind
 	scaleSource string      // whose rule fixes non-float32 scales (errors)
 	element     *fp8.Format // the one element format allowed, or nil
+
+	// transpose is the kind whose blocks on Xᵀ are this kind's blocks on X,
+	// with the block sides swapped; Transpose checks that the swapped
+	// shape is one the kind takes (MX's 1×32 would be 32×1: it has none).
+	transpose Kind
+	// gpu: the CUDA quantize kernels (native/cuda, through
+	// native/internal/launch) implement the kind; the GPU refuses the others
+	// with native.ErrUnsupported and the parity suite skips them.
+	gpu bool
 }
 
 // granularitySpecs is the table of per-granularity behaviour, by Kind.
@@ -71,6 +80,7 @@ var granularitySpecs = [...]granularitySpec{
 		shapeHelp: "takes no block shape",
 		label:     "tensor",
 		scale:     ScaleFloat32,
+		transpose: KindTensor, gpu: true,
 	},
 	KindRow: {
 		name: "row", aliases: []string{"rowwise", "per-row"}, syntax: "row",
@@ -80,6 +90,7 @@ var granularitySpecs = [...]granularitySpec{
 		shapeHelp: "takes no block shape",
 		label:     "row",
 		scale:     ScaleFloat32,
+		transpose: KindCol, gpu: true,
 	},
 	KindCol: {
 		name: "col", aliases: []string{"column", "colwise", "per-col", "per-column"}, syntax: "col",
@@ -89,6 +100,7 @@ var granularitySpecs = [...]granularitySpec{
 		shapeHelp: "takes no block shape",
 		label:     "column",
 		scale:     ScaleFloat32,
+		transpose: KindRow,
 	},
 	KindTile: {
 		name: "tile1x128", aliases: []string{"tile"}, syntax: "tile1xN",
@@ -106,7 +118,8 @@ var granularitySpecs = [...]granularitySpec{
 			n, err := parseSize(rest)
 			return Tile(n), err == nil
 		},
-		scale: ScaleFloat32,
+		scale:     ScaleFloat32,
+		transpose: KindColTile, gpu: true,
 	},
 	KindBlock: {
 		name: "block128", aliases: []string{"block"}, syntax: "blockN, blockRxC",
@@ -137,7 +150,8 @@ var granularitySpecs = [...]granularitySpec{
 			}
 			return Block(r, c), true
 		},
-		scale: ScaleFloat32,
+		scale:     ScaleFloat32,
+		transpose: KindBlock, gpu: true,
 	},
 	KindMX: {
 		name: "mx", aliases: []string{"mx32"}, syntax: "mx",
@@ -149,6 +163,7 @@ var granularitySpecs = [...]granularitySpec{
 		label:       "MX",
 		scale:       ScaleE8M0,
 		scaleSource: "OCP MX",
+		transpose:   KindMX, gpu: true,
 	},
 	KindNVFP4: {
 		name: "nvfp4", syntax: "nvfp4, nvfp4-16x16",
@@ -176,6 +191,7 @@ var granularitySpecs = [...]granularitySpec{
 		scale:       ScaleE4M3,
 		scaleSource: "NVIDIA's recipe",
 		element:     fp8.E2M1,
+		transpose:   KindNVFP4,
 	},
 	KindColTile: {
 		name: "tile128x1", syntax: "tileNx1",
@@ -199,7 +215,8 @@ var granularitySpecs = [...]granularitySpec{
 			n, err := parseSize(ns)
 			return ColTile(n), err == nil
 		},
-		scale: ScaleFloat32,
+		scale:     ScaleFloat32,
+		transpose: KindTile,
 	},
 }
 
@@ -240,6 +257,49 @@ func (g Granularity) ScaleFormat() *fp8.Format {
 // HasTensorScale reports whether g adds one float32 tensor scale to its
 // block scales (NVFP4's second level, Quantized.TensorScale).
 func (g Granularity) HasTensorScale() bool { return g.Scales() == ScaleE4M3 }
+
+// ElementFormats returns the element formats g accepts, in fp8.Presets()
+// order: the one ElementFormat where g has one (E2M1 for NVFP4), the OCP
+// MX element types for E8M0 scales (MXEmax), every signed preset for
+// float32 scales. Menus of element formats list these.
+func (g Granularity) ElementFormats() []*fp8.Format {
+	var out []*fp8.Format
+	for _, f := range fp8.Presets() {
+		if checkGranularityFormat(f, g) == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// GPUQuantizes reports whether the CUDA quantize kernels implement g's kind
+// (tensor, row, 1×N tiles, blocks and MX today); native's GPU backend
+// refuses the others with ErrUnsupported.
+func (g Granularity) GPUQuantizes() bool {
+	s, ok := g.spec()
+	return ok && s.gpu
+}
+
+// Transpose returns the granularity whose blocks on Xᵀ are g's blocks on
+// X (row and col swap, 1×N tiles become N×1 tiles, R×C blocks C×R), and
+// false where there is none (MX's and NVFP4's 1×N blocks have no N×1
+// variant) or g is invalid. Quantizing Xᵀ with it gives the transpose of
+// quantizing X with g (Quantized.Transpose), bit for bit.
+func (g Granularity) Transpose() (Granularity, bool) {
+	if g.Validate() != nil {
+		return Granularity{}, false
+	}
+	s, _ := g.spec()
+	br, bc := g.shapeOr()
+	t := Granularity{Kind: s.transpose}
+	if t.TakesBlockShape() {
+		t.BlockRows, t.BlockCols = bc, br
+	}
+	if t.Validate() != nil {
+		return Granularity{}, false
+	}
+	return t, true
+}
 
 // ElementFormat returns the one element format g allows (E2M1 for NVFP4),
 // or nil when the caller chooses it.

@@ -16,15 +16,24 @@ func normal(t testing.TB, rows, cols int, std float64, seed uint64) *Tensor {
 	return x
 }
 
-// elementFormats returns the element formats a granularity accepts.
+// elementFormats returns the element formats a granularity accepts, from
+// what the kind does rather than which kind it is: its own format where it
+// has one, the OCP MX v1.0 element types (Table 1) under E8M0 scales, every
+// signed preset under float32 scales.
 func elementFormats(g Granularity) []*fp8.Format {
-	switch g.Kind {
-	case KindMX:
-		return []*fp8.Format{fp8.E4M3FN, fp8.E5M2, fp8.E3M2, fp8.E2M3, fp8.E2M1}
-	case KindNVFP4:
-		return []*fp8.Format{fp8.E2M1}
+	if e := g.ElementFormat(); e != nil {
+		return []*fp8.Format{e}
 	}
-	return []*fp8.Format{fp8.E4M3FN, fp8.E5M2, fp8.E4M3FNUZ, fp8.E5M2FNUZ, fp8.E4M3, fp8.E3M4, fp8.E2M3, fp8.E3M2, fp8.E2M1}
+	if g.Scales() == ScaleE8M0 {
+		return []*fp8.Format{fp8.E4M3FN, fp8.E5M2, fp8.E3M2, fp8.E2M3, fp8.E2M1}
+	}
+	var out []*fp8.Format
+	for _, f := range fp8.Presets() {
+		if f.Signed() {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // refBlockAmax computes a block's amax in float64 by brute force.

@@ -11,14 +11,14 @@ import (
 // block (all finite: the caller has rejected NaN and ±Inf); the four
 // slices are the same blocks. The OCP floor rule works on the float32
 // bits: floor(log2(amax)) is the biased exponent minus 127, or bits.Len32
-// - 150 for a subnormal, which is exactly what MXScale's math.Frexp gives;
+// - 150 for a subnormal, which is exactly what fp8.MXScale's math.Frexp gives;
 // the multiplier 2^-k is assembled from its exponent bits. Other roundings
-// go through MXScale.
+// go through fp8.MXScale.
 func mxScales(codes []uint8, scales, amax []float32, amaxBits []uint32, f *fp8.Format, r fp8.ScaleRounding) error {
 	codes, scales, amax = codes[:len(amaxBits)], scales[:len(amaxBits)], amax[:len(amaxBits)]
 	if r != fp8.ScaleFloor {
 		for b, a := range amax {
-			c, err := MXScale(float64(a), f, r)
+			c, err := fp8.MXScale(float64(a), f, r)
 			if err != nil {
 				return err
 			}

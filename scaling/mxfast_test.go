@@ -9,7 +9,7 @@ import (
 )
 
 // TestMXScalesMatchMXScale checks the bit-level MX scale rule against
-// MXScale and math.Ldexp for every element type, on zero, subnormals,
+// fp8.MXScale and math.Ldexp for every element type, on zero, subnormals,
 // powers of two and their neighbours, and random finite amaxes.
 func TestMXScalesMatchMXScale(t *testing.T) {
 	var vals []uint32
@@ -32,7 +32,7 @@ func TestMXScalesMatchMXScale(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, a := range q.Amax {
-				c, err := MXScale(float64(a), f, r)
+				c, err := fp8.MXScale(float64(a), f, r)
 				if err != nil {
 					t.Fatal(err)
 				}

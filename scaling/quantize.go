@@ -3,6 +3,7 @@ package scaling
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/parallel"
@@ -24,7 +25,7 @@ type Options struct {
 	// col, tile, block). It must be the zero value for MX and NVFP4, whose
 	// scales follow their own specifications.
 	Rule ScaleRule
-	// MXRounding picks the MX shared-exponent rule (see MXScale); the zero
+	// MXRounding picks the MX shared-exponent rule (see fp8.MXScale); the zero
 	// value is the OCP floor rule. It must be zero for other granularities.
 	MXRounding fp8.ScaleRounding
 }
@@ -64,7 +65,7 @@ type Quantized struct {
 // Quantize quantizes t to element format f with granularity g.
 //
 // The scales follow the rule of the granularity: ScaleRule (current
-// scaling) for tensor, row, col, tile and block; MXScale for MX;
+// scaling) for tensor, row, col, tile and block; fp8.MXScale for MX;
 // NVFP4TensorScale and NVFP4BlockScale for NVFP4. The elements of each block
 // are multiplied by the block's scale in float32, as GPU kernels do, then
 // encoded once with fp8's bulk encoder in opts.Mode.
@@ -238,16 +239,13 @@ func resize[T any](s []T, n int) []T {
 // checkCombination rejects element formats and options that do not go with
 // the granularity.
 func checkCombination(f *fp8.Format, g Granularity, opts Options) error {
-	if err := checkElementFormat(f); err != nil {
-		return err
-	}
-	if err := g.Validate(); err != nil {
+	if err := checkGranularityFormat(f, g); err != nil {
 		return err
 	}
 	if err := opts.Rule.check(); err != nil {
 		return err
 	}
-	mx := g.Scales() == ScaleE8M0 // the MX shared exponent: MXScale
+	mx := g.Scales() == ScaleE8M0 // the MX shared exponent: fp8.MXScale
 	if !mx && opts.MXRounding != fp8.ScaleFloor {
 		return fmt.Errorf("%w: MXRounding applies to mx only, not %s", ErrOptions, g)
 	}
@@ -255,10 +253,23 @@ func checkCombination(f *fp8.Format, g Granularity, opts Options) error {
 		spec, _ := g.spec()
 		return fmt.Errorf("%w: %s scales follow %s, a ScaleRule (pow2, margin, eps) does not apply", ErrOptions, g, spec.scaleSource)
 	}
-	if mx {
-		if opts.MXRounding > fp8.ScaleNearestEven {
-			return fmt.Errorf("%w: MX scale rounding %d", ErrOptions, opts.MXRounding)
-		}
+	if mx && !slices.Contains(MXRoundings(), opts.MXRounding) {
+		return fmt.Errorf("%w: MX scale rounding %s", ErrOptions, opts.MXRounding)
+	}
+	return nil
+}
+
+// checkGranularityFormat reports whether g is valid and takes elements of
+// format f: any signed format with float32 scales, the OCP MX element types
+// with E8M0 scales, the kind's own element format where it has one.
+func checkGranularityFormat(f *fp8.Format, g Granularity) error {
+	if err := checkElementFormat(f); err != nil {
+		return err
+	}
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	if g.Scales() == ScaleE8M0 {
 		_, err := MXEmax(f)
 		return err
 	}

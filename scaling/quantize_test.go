@@ -15,8 +15,8 @@ import (
 // refScale recomputes a block's multiplier from the formulas, independently
 // of the package's scale code: float64 arithmetic, math.Log2, math.Pow.
 func refScale(t *testing.T, g Granularity, f *fp8.Format, amax, tensorAmax float64) float32 {
-	switch g.Kind {
-	case KindMX:
+	switch g.Scales() {
+	case ScaleE8M0:
 		emax := map[string]int{"E4M3FN": 8, "E5M2": 15, "E3M2": 4, "E2M3": 2, "E2M1": 2}[f.Name()]
 		k := -127
 		if amax > 0 {
@@ -24,7 +24,7 @@ func refScale(t *testing.T, g Granularity, f *fp8.Format, amax, tensorAmax float
 			k = max(-127, min(127, k))
 		}
 		return float32(math.Pow(2, float64(-k)))
-	case KindNVFP4:
+	case ScaleE4M3:
 		enc := float32(1)
 		if tensorAmax > 0 {
 			enc = float32(2688) / float32(tensorAmax)
@@ -108,7 +108,7 @@ func TestRoundTripErrorBound(t *testing.T) {
 			require.NoError(t, err)
 			in := info(f)
 			rel := math.Ldexp(1, -in.ManBits-1) + 0x1p-22
-			if g.Kind == KindMX {
+			if g.Scales() == ScaleE8M0 {
 				// Floor rule: up to 2^(emax+1) > Max, so block maxima may saturate;
 				// the error of a saturated value is at most amax - Max·X.
 				rel = math.Max(rel, 1-in.Max/math.Ldexp(1, int(math.Floor(math.Log2(in.Max)))+1))
@@ -215,8 +215,8 @@ func TestQuantizeErrors(t *testing.T) {
 		y.Data[70] = v
 		for _, g := range Granularities() {
 			f := fp8.E4M3FN
-			if g.Kind == KindNVFP4 {
-				f = fp8.E2M1
+			if e := g.ElementFormat(); e != nil {
+				f = e
 			}
 			_, err := Quantize(y, f, g, Options{})
 			assert.ErrorIs(t, err, ErrNonFinite, "%s %g", g, v)

@@ -157,6 +157,13 @@ var mxElements = []struct {
 	{fp8.E4M3FN, 8}, {fp8.E5M2, 15}, {fp8.E3M2, 4}, {fp8.E2M3, 2}, {fp8.E2M1, 2},
 }
 
+// MXRoundings returns the E8M0 rules Options.MXRounding takes for MX
+// scales (see fp8.MXScale): floor (the zero value, OCP MX), ceil (torchao's
+// RCEIL) and nearest-even, the rules the CUDA kernels implement as well.
+func MXRoundings() []fp8.ScaleRounding {
+	return []fp8.ScaleRounding{fp8.ScaleFloor, fp8.ScaleCeil, fp8.ScaleNearestEven}
+}
+
 // MXEmax returns emax_elem of an MX element type (E4M3FN 8, E5M2 15,
 // E3M2 4, E2M3 2, E2M1 2), or ErrFormat for a format that is not one of the
 // OCP MX v1.0 element types (FNUZ, IEEE-like E4M3, E3M4, E8M0).
@@ -177,45 +184,6 @@ func sameFormat(a, b *fp8.Format) bool {
 	sa, sb := a.Spec(), b.Spec()
 	sa.Name, sb.Name = "", ""
 	return sa == sb
-}
-
-// MXScale returns the E8M0 code of an MX block's shared scale X = 2^k for a
-// block of amax amax and element type elem. Elements are stored as
-// P = enc(x / X).
-//
-// With r = fp8.ScaleFloor (the zero value) it follows OCP MX v1.0 section
-// 6.3: k = floor(log2(amax)) - emax_elem, clamped to [-127, 127]. The block
-// maximum then lands in [2^emax, 2^(emax+1)), so elements above Max (for
-// E4M3FN, 448 < |x/X| < 512) saturate, as the specification allows.
-// With fp8.ScaleCeil or fp8.ScaleNearestEven, X is amax/Max rounded up (the
-// rule of Transformer Engine and cuBLAS for MXFP8, which never saturates) or
-// to nearest with fp8.EncodeE8M0.
-//
-// Special amax values: 0 gives k = -127 (code 0x00), the specification's
-// all-zero block; NaN and ±Inf give ErrNonFinite (the specification would
-// set X to NaN; this package refuses instead); negative gives ErrValue.
-func MXScale(amax float64, elem *fp8.Format, r fp8.ScaleRounding) (uint8, error) {
-	emax, err := MXEmax(elem)
-	if err != nil {
-		return 0, err
-	}
-	if math.IsNaN(amax) || math.IsInf(amax, 0) {
-		return 0, fmt.Errorf("%w: amax %g has no MX scale", ErrNonFinite, amax)
-	}
-	if amax < 0 {
-		return 0, fmt.Errorf("%w: negative amax %g", ErrValue, amax)
-	}
-	if amax == 0 {
-		return fp8.E8M0FromExponent(-127), nil
-	}
-	switch r {
-	case fp8.ScaleFloor:
-		_, exp := math.Frexp(amax) // amax in [2^(exp-1), 2^exp)
-		return fp8.E8M0FromExponent(exp - 1 - emax), nil
-	case fp8.ScaleCeil, fp8.ScaleNearestEven:
-		return fp8.EncodeE8M0(amax/elem.Max(), r)
-	}
-	return 0, fmt.Errorf("%w: MX scale rounding %d", ErrOptions, r)
 }
 
 // nvfp4Dividend is E4M3FN's Max times E2M1's Max, 448·6.

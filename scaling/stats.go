@@ -61,7 +61,7 @@ func (a *statsAcc) init(q *Quantized) {
 		v := float64(a.values[code])
 		a.edge[code] = math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) == f.Max()
 	}
-	if k := q.Granularity.Kind; k == KindMX || k == KindNVFP4 {
+	if !q.Granularity.FloatScales() { // decode scales: E8M0 or E4M3 codes
 		a.factors = make([]float32, len(q.Scales))
 		for b := range a.factors {
 			a.factors[b] = float32(q.BlockDecodeScale(b))

@@ -13,7 +13,7 @@ import (
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
 		Types: []any{Config{}, (*NonFiniteError)(nil), OptimConfig{}, (*Recipe)(nil), (*Result)(nil), (*Trainer)(nil)},
-		Funcs: []any{Classroom, ClassroomCorpus, ConfigByName, ConfigNames, GoRoot, GoSourceCorpus, LongK, NewTrainer, ParseConfig, ParseRecipe, ReadTextCorpus,
+		Funcs: []any{Classroom, ClassroomCorpus, ConfigByName, ConfigNames, GoSourceCorpus, LongK, NewTrainer, ParseConfig, ParseRecipe, ReadTextCorpus,
 			RecipeByName, RecipeNames, Reference, Run, TextCorpus, Tiny},
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/internal/testenv"
 )
 
@@ -15,7 +16,7 @@ import (
 // sized by. Recipes with emulated accumulation are left out of the
 // reference configuration (seconds a step).
 func BenchmarkStep(b *testing.B) {
-	c, err := GoSourceCorpus(GoRoot(), 1<<20)
+	c, err := GoSourceCorpus(cmdline.GoRoot(), 1<<20)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func BenchmarkStep(b *testing.B) {
 // the ratio of the process's CPU time (all threads) spent in the steps,
 // which other processes' load does not inflate.
 func BenchmarkStepRatio(b *testing.B) {
-	c, err := GoSourceCorpus(GoRoot(), 1<<20)
+	c, err := GoSourceCorpus(cmdline.GoRoot(), 1<<20)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,7 +27,7 @@ func classroomSourceLine() string {
 // was cut from, when this test runs under the same Go release, and
 // regenerates it with -update-corpus.
 func TestClassroomCorpus(t *testing.T) {
-	goroot := GoRoot()
+	goroot := cmdline.GoRoot()
 	if *updateCorpus {
 		c, err := GoSourceCorpus(goroot, ClassroomCorpusBytes)
 		require.NoError(t, err)

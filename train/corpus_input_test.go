@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/internal/infile"
 )
 
@@ -44,7 +45,7 @@ func TestReadTextCorpusRefusesNonFiles(t *testing.T) {
 // Issue 26 item 10: a cap too small for both parts says so, not "no Go
 // source" (fp8lab train --corpus-bytes 1).
 func TestGoSourceCorpusSmallCap(t *testing.T) {
-	goroot := GoRoot()
+	goroot := cmdline.GoRoot()
 	if _, err := os.Stat(filepath.Join(goroot, "src")); err != nil {
 		t.Skipf("no Go source: %v", err)
 	}

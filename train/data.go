@@ -6,9 +6,7 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"math/rand/v2"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/fp8lab/fp8lab/internal/infile"
@@ -27,18 +25,8 @@ type Corpus struct {
 // far more than any run here takes, and reads in well under a second.
 const DefaultCorpusBytes = 8 << 20
 
-// GoRoot returns the Go distribution's root: `go env GOROOT`, or the one
-// this binary was built with when the go command is not at hand.
-func GoRoot() string {
-	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-		if s := strings.TrimSpace(string(out)); s != "" {
-			return s
-		}
-	}
-	return runtime.GOROOT()
-}
-
-// GoSourceCorpus reads the .go files under goroot/src (skipping testdata
+// GoSourceCorpus reads the .go files under goroot/src (a program finds the
+// distribution with cmdline.GoRoot) (skipping testdata
 // directories) in sorted path order until maxBytes (DefaultCorpusBytes if 0)
 // are read. A file goes to validation when the FNV-1a hash of its path
 // relative to src is 0 mod 10 (about 10% of files), so the split is fixed,

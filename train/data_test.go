@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +19,7 @@ var (
 // testCorpus is the first 2 MiB of the Go source corpus, read once.
 func testCorpus(t *testing.T) *Corpus {
 	t.Helper()
-	corpusOnce.Do(func() { corpus, corpusErr = GoSourceCorpus(GoRoot(), 2<<20) })
+	corpusOnce.Do(func() { corpus, corpusErr = GoSourceCorpus(cmdline.GoRoot(), 2<<20) })
 	require.NoError(t, corpusErr)
 	return corpus
 }
@@ -35,7 +36,7 @@ func TestGoSourceCorpus(t *testing.T) {
 	assert.True(t, bytes.HasPrefix(c.Train, []byte("// Copyright")) || bytes.Contains(c.Train[:200], []byte("package ")))
 
 	// A smaller cap gives a prefix of the same split.
-	small, err := GoSourceCorpus(GoRoot(), 1<<20)
+	small, err := GoSourceCorpus(cmdline.GoRoot(), 1<<20)
 	require.NoError(t, err)
 	assert.True(t, bytes.HasPrefix(c.Train, small.Train[:len(small.Train)-1]))
 	assert.True(t, bytes.HasPrefix(c.Val, small.Val[:len(small.Val)-1]))

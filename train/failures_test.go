@@ -81,7 +81,7 @@ func TestMXRounding(t *testing.T) {
 		if rule == "ceil" || rule == "rceil" {
 			want = fp8.ScaleCeil
 		}
-		code, err := scaling.MXScale(542.5, fp8.E4M3FN, want)
+		code, err := fp8.MXScale(542.5, fp8.E4M3FN, want)
 		require.NoError(t, err)
 		assert.Equal(t, []uint8{code}, q.ScaleCodes, rule)
 	}

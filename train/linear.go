@@ -128,31 +128,6 @@ type slotScratch struct {
 	counted OperandStats
 }
 
-// storedGranularity returns the granularity that, applied to the stored
-// (K, other) matrix, makes the same blocks as g on its K-major transpose:
-// the codes are then the same element for element, without transposing
-// the operand in and the result back. It reports false where scaling has
-// no such granularity (MX and NVFP4 blocks run along rows only).
-func storedGranularity(g scaling.Granularity) (scaling.Granularity, bool) {
-	switch g.Kind {
-	case scaling.KindTensor:
-		return g, true
-	case scaling.KindRow:
-		return scaling.PerCol, true
-	case scaling.KindCol:
-		return scaling.PerRow, true
-	case scaling.KindTile:
-		if g.BlockRows == 1 && g.BlockCols > 0 {
-			return scaling.ColTile(g.BlockCols), true
-		}
-	case scaling.KindBlock:
-		if g.BlockRows > 0 && g.BlockCols > 0 {
-			return scaling.Block(g.BlockCols, g.BlockRows), true
-		}
-	}
-	return g, false
-}
-
 // prepare rounds one operand as the recipe says. src is (other,K) when
 // kmajor, else (K,other). FP8 operands are quantized with the blocks the
 // granularity defines on the K-major operand; the result keeps src's
@@ -188,12 +163,14 @@ func (e *linearEngine) prepare(site, product, slot int, src []float32, K, other 
 	}
 	g := p.operand(role).Granularity
 	// The operand is quantized where it lies (no copy) when it is K-major,
-	// or when its blocks have a shape on the stored layout too; random words
-	// and emulated accumulation are indexed K-major.
+	// or when its blocks have a shape on the stored (K, other) layout too
+	// (scaling's Transpose: the same blocks as g on the K-major transpose,
+	// so the same codes element for element); random words and emulated
+	// accumulation are indexed K-major.
 	orig, rows, cols, gq := src, other, K, g
 	inPlace := kmajor && !rotate
 	if !kmajor && !rotate && random == nil && !p.emulated() && kind == opFP8 {
-		gq, inPlace = storedGranularity(g)
+		gq, inPlace = g.Transpose()
 		rows, cols = K, other
 	}
 	if !inPlace {
@@ -287,7 +264,7 @@ func (e *linearEngine) captureOperand(site, product, role int, t *scaling.Tensor
 		if c.input, err = t.Transpose(); err != nil {
 			return err
 		}
-		if c.q, err = transposeQuantized(q); err != nil {
+		if c.q, err = q.Transpose(); err != nil {
 			return err
 		}
 	}
@@ -463,42 +440,6 @@ func emulatedGemm(c []float32, qa, qb *scaling.Quantized, acc scaling.Accumulato
 		}
 	}
 	return nil
-}
-
-// transposeQuantized returns qᵀ with the granularity that describes the
-// same blocks: row ↔ col, 1×N tiles → N×1 blocks, R×C blocks → C×R.
-func transposeQuantized(q *scaling.Quantized) (*scaling.Quantized, error) {
-	g := q.Granularity
-	switch g.Kind {
-	case scaling.KindTensor:
-	case scaling.KindRow:
-		g = scaling.PerCol
-	case scaling.KindCol:
-		g = scaling.PerRow
-	case scaling.KindTile, scaling.KindBlock:
-		g = scaling.Block(q.BlockCols, q.BlockRows)
-	default:
-		return nil, fmt.Errorf("train: cannot transpose %v blocks for emulated accumulation", g)
-	}
-	t := &scaling.Quantized{Rows: q.Cols, Cols: q.Rows, Format: q.Format, Granularity: g,
-		BlockRows: q.BlockCols, BlockCols: q.BlockRows, ScaleRows: q.ScaleCols, ScaleCols: q.ScaleRows,
-		Codes: make([]uint8, len(q.Codes)), Scales: make([]float32, len(q.Scales)),
-		Amax: make([]float32, len(q.Amax)), Mode: q.Mode}
-	for i := 0; i < q.Rows; i++ {
-		for j := 0; j < q.Cols; j++ {
-			t.Codes[j*q.Rows+i] = q.Codes[i*q.Cols+j]
-		}
-	}
-	for i := 0; i < q.ScaleRows; i++ {
-		for j := 0; j < q.ScaleCols; j++ {
-			t.Scales[j*q.ScaleRows+i] = q.Scales[i*q.ScaleCols+j]
-			t.Amax[j*q.ScaleRows+i] = q.Amax[i*q.ScaleCols+j]
-		}
-	}
-	if err := t.Check(); err != nil {
-		return nil, err
-	}
-	return t, nil
 }
 
 // forward computes out (N,OC) = inp (N,IC) · weightᵀ + bias, weight (OC,IC),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 )
 
 // paramSpec names one parameter tensor: (Rows,Cols) row-major, a vector has
@@ -137,13 +138,13 @@ func newModel(cfg Config, lin *linearEngine, seed uint64) *gpt {
 		switch {
 		case s.Matrix:
 			std := 0.02
-			if hasSuffix(s.Name, "attproj.w") || hasSuffix(s.Name, "fcproj.w") {
+			if strings.HasSuffix(s.Name, "attproj.w") || strings.HasSuffix(s.Name, "fcproj.w") {
 				std /= math.Sqrt(2 * float64(cfg.Layers))
 			}
 			for j := range t {
 				t[j] = float32(r.NormFloat64() * std)
 			}
-		case hasSuffix(s.Name, ".w"): // norm weights
+		case strings.HasSuffix(s.Name, ".w"): // norm weights
 			for j := range t {
 				t[j] = 1
 			}
@@ -173,8 +174,6 @@ func newModel(cfg Config, lin *linearEngine, seed uint64) *gpt {
 	m.dlogits, m.attScratch = f(BT*Vocab), f(B*NH*T)
 	return m
 }
-
-func hasSuffix(s, suf string) bool { return len(s) >= len(suf) && s[len(s)-len(suf):] == suf }
 
 // Linear layer sites: four per block, then the output head.
 const (

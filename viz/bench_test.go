@@ -52,6 +52,7 @@ var sliders = map[string][3]string{
 	"delayed":     {"spike_at", "81", "80"},
 	"stochastic":  {"x", "1.1", "1.05"},
 	"gpu":         {"operands", "positive", "signed"},
+	"training":    {"inspect", "3", "2"},
 }
 
 // BenchmarkRenderChanging measures a frame at 1280×720 when a parameter

@@ -22,7 +22,7 @@ const (
 // or spiking tensor and shows the amax history, the scale and the
 // overflow events step by step.
 type delayedScene struct {
-	ps    *paramSet
+	sceneBase
 	key   string
 	steps []scaling.DelayedStep
 	lows  []float64 // smallest nonzero |x| of each step
@@ -32,7 +32,7 @@ type delayedScene struct {
 }
 
 func newDelayed() Scene {
-	return &delayedScene{ps: newParamSet(
+	return newScene(&delayedScene{sceneBase: sceneBase{name: "delayed", title: "Delayed scaling timeline", ps: newParamSet(
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: []string{"E4M3FN", "E5M2"}, Default: "E4M3FN",
 			Help: "element format"},
 		Param{Name: "history", Label: "History length", Kind: ParamChoice, Options: []string{"1", "4", "16", "64", "1024"}, Default: "16",
@@ -49,20 +49,12 @@ func newDelayed() Scene {
 			Help: "the step that spikes; click a plot to move it"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "5",
 			Help: "seed of the tensors"},
-	), f: fp8.E4M3FN}
+	)}, f: fp8.E4M3FN})
 }
 
-// Name implements Scene.
-func (s *delayedScene) Name() string { return "delayed" }
-
 // Title implements Scene.
-func (s *delayedScene) Title() string { return "Delayed scaling timeline" }
-
-// Params implements Scene.
-func (s *delayedScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *delayedScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Set implements Scene.
 func (s *delayedScene) Set(name, value string) error {
@@ -213,8 +205,8 @@ func (s *delayedScene) Click(x, y, w, h int) bool {
 }
 
 // Render implements Scene.
-func (s *delayedScene) Render(dst *image.RGBA) error {
-	st, body, err := begin(dst, "Delayed scaling timeline",
+func (s *delayedScene) render(dst *image.RGBA, d Display) error {
+	st, body, err := begin(dst, d, "Delayed scaling timeline",
 		fmt.Sprintf("scale = (%s max ÷ amax) ÷ 2%s, amax = %s of the last %s steps' amaxes", s.f.Name(), plot.Superscript(s.ps.int("margin")), s.ps.str("algo"), s.ps.str("history")))
 	if err != nil {
 		return err

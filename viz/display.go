@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"sync"
 
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
@@ -62,10 +61,6 @@ const (
 	MinDisplayHeight = 120
 )
 
-// displays holds the Display of the pictures being rendered by RenderFor,
-// keyed by the destination (begin reads it).
-var displays sync.Map // *image.RGBA -> Display
-
 // RenderFor renders s into dst for display d: like s.Render(dst), with the
 // text sized for d. A picture a scene does not lay itself out in (smaller
 // than MinWidth×MinHeight CSS pixels and, when tall, than
@@ -114,10 +109,14 @@ func renderFor(s Scene, dst *image.RGBA, d Display, probe bool) (float64, string
 	return size / k / d.ratio(), text, err
 }
 
+// renderWith draws s into dst for d: through renderFor for the scenes of
+// the catalog, whose pictures are functions of their parameters, size and
+// display; any other Scene draws by its Render, for the default display.
 func renderWith(s Scene, dst *image.RGBA, d Display) error {
-	if d != (Display{}) {
-		displays.Store(dst, d)
-		defer displays.Delete(dst)
+	if r, ok := s.(interface {
+		renderFor(*image.RGBA, Display) error
+	}); ok {
+		return r.renderFor(dst, d)
 	}
 	return s.Render(dst)
 }
@@ -188,14 +187,6 @@ func shrink(dst, src *image.RGBA) {
 			}
 		}
 	}
-}
-
-// displayOf returns the Display dst is being rendered for.
-func displayOf(dst *image.RGBA) Display {
-	if v, ok := displays.Load(dst); ok {
-		return v.(Display)
-	}
-	return Display{}
 }
 
 // SmallestText returns the size in device pixels of the smallest text a

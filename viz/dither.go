@@ -32,7 +32,7 @@ type Animator interface {
 // stochastic frames, and plots PSNR against N and the tiny-update
 // experiment.
 type ditherScene struct {
-	ps *paramSet
+	sceneBase
 
 	key                   string // parameters of the image and quantizers
 	img                   *dither.Gray
@@ -66,8 +66,8 @@ type ditherScore struct {
 }
 
 func newDither() Scene {
-	return &ditherScene{ps: newParamSet(
-		Param{Name: "grid", Label: "Levels from", Kind: ParamChoice, Options: []string{"levels", "E4M3FN", "E5M2", "E3M2", "E2M3", "E2M1"}, Default: "levels",
+	return newScene(&ditherScene{sceneBase: sceneBase{name: "dither", title: "Dithering and stochastic rounding", ps: newParamSet(
+		Param{Name: "grid", Label: "Levels from", Kind: ParamChoice, Options: append([]string{"levels"}, mxElementNames()...), Default: "levels",
 			Help: "levels: k evenly spaced grey levels; a format: its non-negative values scaled so that max is white"},
 		Param{Name: "levels", Label: "Grey levels", Kind: ParamInt, Min: 2, Max: 16, Step: 1, Default: "2",
 			Help: "number of evenly spaced levels (with grid=levels)"},
@@ -89,20 +89,12 @@ func newDither() Scene {
 			Help: "the format a weight is stored in while it receives tiny updates"},
 		Param{Name: "tiny_update", Label: "Tiny update (log₂)", Kind: ParamInt, Min: -20, Max: -1, Step: 1, Default: "-10",
 			Help: "the update added 1000 times to a weight starting at 1"},
-	)}
+	)}})
 }
 
-// Name implements Scene.
-func (s *ditherScene) Name() string { return "dither" }
-
 // Title implements Scene.
-func (s *ditherScene) Title() string { return "Dithering and stochastic rounding" }
-
-// Params implements Scene.
-func (s *ditherScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *ditherScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Click implements Scene.
 func (s *ditherScene) Click(x, y, w, h int) bool { return false }

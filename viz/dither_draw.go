@@ -12,7 +12,7 @@ import (
 )
 
 // Render implements Scene.
-func (s *ditherScene) Render(dst *image.RGBA) error {
+func (s *ditherScene) render(dst *image.RGBA, d Display) error {
 	grid := fmt.Sprintf("%d grey levels", s.ps.int("levels"))
 	if g := s.ps.str("grid"); g != "levels" {
 		grid = g + " values as grey levels"
@@ -21,7 +21,7 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if s.ps.str("view") == "blurred" {
 		sub += " · shown blurred, σ = " + s.ps.str("blur") + " px"
 	}
-	st, body, err := begin(dst, "Dithering and stochastic rounding", sub)
+	st, body, err := begin(dst, d, "Dithering and stochastic rounding", sub)
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (s *ditherScene) Render(dst *image.RGBA) error {
 	if st.stacked {
 		// A phone: the pictures and the table take what they need, the
 		// two charts share the rest of the height.
-		if c, l, ok := s.stackedParts(st, displayOf(dst), body); ok {
+		if c, l, ok := s.stackedParts(st, d, body); ok {
 			cols, left = c, l
 		}
 	}
@@ -202,7 +202,7 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 		for i, p := range panels {
 			capLines = max(capLines, len(captionOf(i, p.name)))
 		}
-		return ditherZoom(st, displayOf(dst), cellW-2, cellH-2-st.px(4)-capLines*lineH)
+		return ditherZoom(st, st.d, cellW-2, cellH-2-st.px(4)-capLines*lineH)
 	}
 	zoom, cw, ch := fit()
 	if withPSNR && (cw < ditherImgW || ch < ditherImgH) {

@@ -36,7 +36,7 @@ func TestDitherNearestAndStochasticDiffer(t *testing.T) {
 // Render lays them out.
 func panelCells(t *testing.T, w, h int) []image.Rectangle {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	st, body, err := begin(img, "Dithering and stochastic rounding", "x")
+	st, body, err := begin(img, Display{}, "Dithering and stochastic rounding", "x")
 	require.NoError(t, err)
 	cols := splitCols(t, body, st.px(24), 1.85, 1)
 	return gridCells(t, cols[0], 2, 3, st.px(10))

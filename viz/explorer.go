@@ -34,7 +34,7 @@ var (
 // decoded value, ULP and neighbours, every code of the format in a grid
 // coloured by class, and where a typed real number rounds.
 type explorer struct {
-	ps      *paramSet
+	sceneBase
 	f       *fp8.Format
 	explain *fp8.Explanation // the typed value's rounding, nil when none
 	// valueProblem says why the typed value is not used: another control
@@ -49,7 +49,7 @@ type explorer struct {
 }
 
 func newExplorer() Scene {
-	s := &explorer{ps: newParamSet(
+	s := newScene(&explorer{sceneBase: sceneBase{name: "explorer", title: "Format explorer", ps: newParamSet(
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: formatNames(nil), Default: "E4M3FN",
 			Help: "the minifloat whose codes are shown"},
 		Param{Name: "code", Label: "Code", Kind: ParamInt, Min: 0, Max: 255, Step: 1, Default: "126",
@@ -60,7 +60,7 @@ func newExplorer() Scene {
 			Help: "nearest (ties to even), toward zero, or away from zero"},
 		Param{Name: "overflow", Label: "Overflow", Kind: ParamChoice, Options: []string{"saturate", "saturate-keep-inf", "no-saturate"}, Default: "saturate",
 			Help: "what a value beyond max becomes: ±max, ±max but Inf stays Inf, or Inf/NaN as OCP's non-saturating mode"},
-	), f: fp8.E4M3FN}
+	)}, f: fp8.E4M3FN})
 	_ = s.update("")
 	s.ps.text["value"] = func(v string) (string, error) {
 		if v == "" {
@@ -74,11 +74,7 @@ func newExplorer() Scene {
 	return s
 }
 
-// Name implements Scene.
-func (s *explorer) Name() string { return "explorer" }
-
 // Title implements Scene.
-func (s *explorer) Title() string { return "Format explorer" }
 
 // Params implements Scene. The code's help names the current code.
 func (s *explorer) Params() []Param {
@@ -95,9 +91,6 @@ func (s *explorer) Params() []Param {
 func codeHelp(c int) string {
 	return fmt.Sprintf("the selected code (0x%02X = %d); click a bit to flip it or a cell of the grid to select it", c, c)
 }
-
-// Get implements Scene.
-func (s *explorer) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // parseReal reads a number in fp8's one grammar (fp8.ParseText): decimal
 // and hex text are kept exact enough to round once into any format, and
@@ -499,8 +492,8 @@ func (s *explorer) subtitle() string {
 }
 
 // Render implements Scene.
-func (s *explorer) Render(dst *image.RGBA) error {
-	st, body, err := begin(dst, s.title(), s.subtitle())
+func (s *explorer) render(dst *image.RGBA, d Display) error {
+	st, body, err := begin(dst, d, s.title(), s.subtitle())
 	if err != nil {
 		return err
 	}

@@ -59,14 +59,6 @@ func edgeOf(f *fp8.Format, m fp8.Mode) (overflowEdge, error) {
 	return e, nil
 }
 
-// startText says where overflow begins: "above 464" or "from 61440".
-func (e overflowEdge) startText() string {
-	if e.inclusive {
-		return "from " + exact(e.start)
-	}
-	return "above " + exact(e.start)
-}
-
 // outcome names what a value becomes: "448 (0x7E)" or "NaN (0x7F)", so
 // that a format without infinity never shows "+∞".
 func outcome(ex fp8.Explanation) string {

@@ -40,14 +40,15 @@ func laysOut(w, h int) bool {
 // parts (StackedAspect), allowing a pixel of rounding in its width.
 func tall(w, h float64) bool { return h >= StackedAspect*(w-1) }
 
-// begin checks dst, clears it and draws the title bar; it returns the style
+// begin checks dst, clears it and draws the title bar for display d; it
+// returns the style
 // and the body of the picture below the bar, inset by a margin.
-func begin(dst *image.RGBA, title, subtitle string) (style, image.Rectangle, error) {
+func begin(dst *image.RGBA, d Display, title, subtitle string) (style, image.Rectangle, error) {
 	if err := checkCanvas(dst); err != nil {
 		return style{}, image.Rectangle{}, err
 	}
 	b := dst.Bounds()
-	st := newStyle(b.Dx(), b.Dy(), displayOf(dst))
+	st := newStyle(b.Dx(), b.Dy(), d)
 	if !laysOut(b.Dx(), b.Dy()) {
 		plot.FillRect(dst, b, st.th.Background)
 		ts := st.muted()

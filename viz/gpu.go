@@ -31,7 +31,7 @@ const (
 // linear layer under three plans. A run is a folder of data: a new one
 // appears in the Run control without a change here.
 type gpuScene struct {
-	ps   *paramSet
+	sceneBase
 	key  string
 	runs []*gpu.Run
 	m    gpuModel
@@ -71,7 +71,7 @@ func newGPU() Scene {
 
 // newGPUScene shows runs (err: why they could not be read).
 func newGPUScene(runs []*gpu.Run, err error) *gpuScene {
-	s := &gpuScene{runs: runs, err: err}
+	s := newScene(&gpuScene{sceneBase: sceneBase{name: "gpu", title: "GPU measurements"}, runs: runs, err: err})
 	names := []string{"none"}
 	focus := []string{gpuAll, gpuGEMM, gpuBandwidth, gpuAccum}
 	if len(s.runs) > 0 {
@@ -121,17 +121,9 @@ func gpuLayerOptions(runs []*gpu.Run) []string {
 // layerName names a linear layer's shape, tokens×in×out.
 func layerName(sh gpu.LinearShape) string { return fmt.Sprintf("%dx%dx%d", sh.Tokens, sh.In, sh.Out) }
 
-// Name implements Scene.
-func (s *gpuScene) Name() string { return "gpu" }
-
 // Title implements Scene.
-func (s *gpuScene) Title() string { return "GPU measurements" }
-
-// Params implements Scene.
-func (s *gpuScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *gpuScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Set implements Scene.
 func (s *gpuScene) Set(name, value string) error { return s.ps.setAndApply(name, value, s.compute) }
@@ -238,7 +230,7 @@ func (m *gpuModel) kindRows(kind string) []gpuAccumRow {
 }
 
 // Render implements Scene.
-func (s *gpuScene) Render(dst *image.RGBA) error {
+func (s *gpuScene) render(dst *image.RGBA, d Display) error {
 	err := s.compute()
 	title, sub := "GPU measurements", "no shipped run"
 	if err == nil {
@@ -249,7 +241,7 @@ func (s *gpuScene) Render(dst *image.RGBA) error {
 		}
 		sub += " · " + r.Date
 	}
-	st, body, berr := begin(dst, title, sub)
+	st, body, berr := begin(dst, d, title, sub)
 	if berr != nil {
 		return berr
 	}

@@ -44,7 +44,7 @@ type granMap struct {
 // granularityScene quantizes one matrix with outlier rows and columns six
 // ways, showing the scales each way chooses and where the error lands.
 type granularityScene struct {
-	ps    *paramSet
+	sceneBase
 	key   string
 	t     *scaling.Tensor
 	logx  [][]float64
@@ -72,14 +72,23 @@ func granGranularities() []scaling.Granularity {
 	return out
 }
 
-// scaleRoundingNames lists by name fp8's E8M0 rounding rules that
-// scaling's MX quantizer accepts.
+// scaleRoundingNames lists by name the E8M0 rounding rules that scaling's
+// MX quantizer accepts.
 func scaleRoundingNames() []string {
 	var out []string
-	for r := fp8.ScaleFloor; r <= fp8.ScaleNearestUp; r++ {
-		if _, err := scaling.MXScale(1, fp8.E4M3FN, r); err == nil {
-			out = append(out, r.String())
-		}
+	for _, r := range scaling.MXRoundings() {
+		out = append(out, r.String())
+	}
+	return out
+}
+
+// mxElementNames lists the element formats MX scaling takes (OCP MX v1.0's
+// FP8, FP6 and FP4 types), in fp8.Presets() order: the menus of the scenes
+// that compare them.
+func mxElementNames() []string {
+	var out []string
+	for _, f := range scaling.MX.ElementFormats() {
+		out = append(out, f.Name())
 	}
 	return out
 }
@@ -89,8 +98,8 @@ func newGranularity() Scene {
 	for _, g := range granGranularities() {
 		keys = append(keys, g.String())
 	}
-	return &granularityScene{ps: newParamSet(
-		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: []string{"E4M3FN", "E5M2", "E3M2", "E2M3", "E2M1"}, Default: "E4M3FN",
+	return newScene(&granularityScene{sceneBase: sceneBase{name: "granularity", title: "Scaling granularity", ps: newParamSet(
+		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: mxElementNames(), Default: "E4M3FN",
 			Help: "element format of every case but NVFP4, which brings its own: E2M1 elements with E4M3 block scales"},
 		Param{Name: "focus", Label: "Granularity in focus", Kind: ParamChoice, Options: keys, Default: "mx",
 			Help: "the granularity whose numbers are detailed (MX: how many values saturate); click a column to pick it"},
@@ -106,20 +115,12 @@ func newGranularity() Scene {
 			Help: "how much larger the outlier rows and columns are, as a power of two"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "7",
 			Help: "seed of the random matrix and of where the outliers go"},
-	)}
+	)}})
 }
 
-// Name implements Scene.
-func (s *granularityScene) Name() string { return "granularity" }
-
 // Title implements Scene.
-func (s *granularityScene) Title() string { return "Scaling granularity" }
-
-// Params implements Scene.
-func (s *granularityScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *granularityScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Set implements Scene.
 func (s *granularityScene) Set(name, value string) error {

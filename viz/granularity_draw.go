@@ -15,13 +15,13 @@ import (
 // cases; tall ones put it above them, in two rows of three, or on phones
 // (stacked) in rows of two with their numbers in readable type. A bar
 // chart of whole-tensor and worst-row SQNR fills the height the maps leave.
-func (s *granularityScene) Render(dst *image.RGBA) error {
+func (s *granularityScene) render(dst *image.RGBA, d Display) error {
 	sub := fmt.Sprintf("one %d×%d matrix with %s outlier rows and %s outlier columns (×2%s), quantized six ways", granSide, granSide,
 		s.ps.str("outlier_rows"), s.ps.str("outlier_cols"), plot.Superscript(s.ps.int("factor")))
 	if s.loadedMatrix() {
 		sub = s.loadedFrom + ", quantized six ways"
 	}
-	st, body, err := begin(dst, "Scaling granularity", sub)
+	st, body, err := begin(dst, d, "Scaling granularity", sub)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,7 +19,7 @@ import (
 // others side by side, so that where rotation helps (FP4) and where it
 // hurts (FP8 E4M3 with one outlier) is visible at once.
 type hadamardScene struct {
-	ps     *paramSet
+	sceneBase
 	key    string
 	loaded *scaling.Tensor // the caller's tensor, as handed over
 	// results of the last computation
@@ -46,9 +47,17 @@ type hadamardScene struct {
 }
 
 // compareFormats are the formats whose SQNR with and without rotation the
-// scene compares side by side: FP4, both FP6 and both FP8 element types,
-// all of which MX scaling accepts too.
-var compareFormats = []string{"E2M1", "E2M3", "E3M2", "E4M3FN", "E5M2"}
+// scene compares side by side: the element types MX scaling accepts (FP4,
+// both FP6 and both FP8), narrowest first.
+var compareFormats = func() []string {
+	fs := scaling.MX.ElementFormats()
+	slices.SortStableFunc(fs, func(a, b *fp8.Format) int { return a.Spec().Bits() - b.Spec().Bits() })
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name()
+	}
+	return out
+}()
 
 // chartFormats are the formats of the side-by-side chart: compareFormats,
 // and the chosen format when it is not among them, so that the format the
@@ -74,7 +83,7 @@ type formatGain struct {
 const outlierRMS = 6
 
 func newHadamard() Scene {
-	return &hadamardScene{ps: newParamSet(
+	return newScene(&hadamardScene{sceneBase: sceneBase{name: "hadamard", title: "Hadamard rotation and outliers", ps: newParamSet(
 		Param{Name: "tensor", Label: "Tensor", Kind: ParamChoice, Options: []string{"synthetic", "loaded"}, Default: "synthetic",
 			Help: "synthetic: N(0, 1) rows with planted outliers; loaded: a tensor from a .npy or CSV file, cropped to Rows × Row length"},
 		Param{Name: "n", Label: "Row length", Kind: ParamChoice, Options: []string{"256", "1024", "4096"}, Default: "1024",
@@ -95,20 +104,12 @@ func newHadamard() Scene {
 			Help: "which elements share a scale (mx needs an MX element format)"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "3",
 			Help: "seed of the values and of the random signs"},
-	)}
+	)}})
 }
 
-// Name implements Scene.
-func (s *hadamardScene) Name() string { return "hadamard" }
-
 // Title implements Scene.
-func (s *hadamardScene) Title() string { return "Hadamard rotation and outliers" }
-
-// Params implements Scene.
-func (s *hadamardScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *hadamardScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Click implements Scene: a click on a format in the side-by-side chart
 // selects that format.

@@ -10,14 +10,14 @@ import (
 )
 
 // Render implements Scene.
-func (s *hadamardScene) Render(dst *image.RGBA) error {
+func (s *hadamardScene) render(dst *image.RGBA, d Display) error {
 	s.gainAx = nil
 	cerr := s.compute()
 	sub := "rows of N(0, 1) with outliers ±2" + plot.Superscript(s.ps.int("outlier")) + " · rotating spreads each outlier over its block"
 	if s.ps.str("tensor") == "loaded" && cerr == nil {
 		sub = s.crop
 	}
-	st, body, err := begin(dst, "Hadamard rotation and outliers", sub)
+	st, body, err := begin(dst, d, "Hadamard rotation and outliers", sub)
 	if err != nil {
 		return err
 	}

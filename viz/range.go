@@ -31,18 +31,14 @@ type formatData struct {
 func lookupAny(name string) (*formatData, error) {
 	var fd *formatData
 	var overflows func(float64) bool // under round to nearest even, from the codec
-	switch strings.ToUpper(strings.TrimSpace(name)) {
-	case "FP16", "FLOAT16", "HALF":
-		fd = &formatData{name: "FP16", info: fp8.FP16.Info(), values: fp8.FP16.PositiveFinite()}
-		overflows = wideOverflows(fp8.FP16)
-	case "BF16", "BFLOAT16":
-		fd = &formatData{name: "BF16", info: fp8.BF16.Info(), values: fp8.BF16.PositiveFinite()}
-		overflows = wideOverflows(fp8.BF16)
+	f, w, err := fp8.LookupAny(name)
+	switch {
+	case err != nil:
+		return nil, err
+	case w != nil:
+		fd = &formatData{name: w.Name(), info: w.Info(), values: w.PositiveFinite()}
+		overflows = wideOverflows(w)
 	default:
-		f, err := fp8.Lookup(name)
-		if err != nil {
-			return nil, err
-		}
 		fd = &formatData{name: f.Name(), info: f.Info(), values: f.PositiveFinite()}
 		overflows = func(x float64) bool { return f.Overflows(x, fp8.Mode{Round: fp8.NearestEven}) }
 	}
@@ -77,7 +73,7 @@ func (f *formatData) thresholdText() string {
 // rangeScene puts the positive values of several formats on one log2 axis,
 // with the relative spacing of neighbouring values below.
 type rangeScene struct {
-	ps      *paramSet
+	sceneBase
 	formats []*formatData
 	maxX    map[string]float64 // pixel x of each format's max in the last render
 	minX    map[string]float64
@@ -95,7 +91,7 @@ type rangeScene struct {
 }
 
 func newRange() Scene {
-	s := &rangeScene{ps: newParamSet(
+	s := newScene(&rangeScene{sceneBase: sceneBase{name: "range", title: "Range and precision", ps: newParamSet(
 		Param{Name: "formats", Label: "Formats", Kind: ParamText, Default: defaultRangeFormats,
 			Help: "comma-separated format names: any fp8 preset, FP16, BF16"},
 		Param{Name: "span", Label: "Axis", Kind: ParamChoice, Options: []string{"fp8", "all"}, Default: "fp8",
@@ -104,7 +100,7 @@ func newRange() Scene {
 			Help: "relative: ULP/|x|, the precision; absolute: the ULP itself"},
 		Param{Name: "focus", Label: "Focus", Kind: ParamChoice, Options: []string{"none"}, Default: "none",
 			Help: "draw one format on top of the others, the rest faded; click a lane to focus it"},
-	)}
+	)}})
 	s.ps.text["formats"] = func(v string) (string, error) {
 		var names []string
 		for _, n := range strings.Split(v, ",") {
@@ -151,17 +147,9 @@ func (s *rangeScene) load() error {
 	return nil
 }
 
-// Name implements Scene.
-func (s *rangeScene) Name() string { return "range" }
-
 // Title implements Scene.
-func (s *rangeScene) Title() string { return "Range and precision" }
-
-// Params implements Scene.
-func (s *rangeScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *rangeScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Set implements Scene.
 func (s *rangeScene) Set(name, value string) error {
@@ -251,7 +239,7 @@ func (s *rangeScene) xDomain() (lo, hi float64) {
 }
 
 // Render implements Scene.
-func (s *rangeScene) Render(dst *image.RGBA) error {
+func (s *rangeScene) render(dst *image.RGBA, d Display) error {
 	var names []string
 	for _, f := range s.formats {
 		names = append(names, f.name)
@@ -261,7 +249,7 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 	sub := "every positive value on one log₂ axis"
 	if dst != nil && !dst.Bounds().Empty() {
 		b := dst.Bounds()
-		th := newStyle(b.Dx(), b.Dy(), displayOf(dst)).th
+		th := newStyle(b.Dx(), b.Dy(), d).th
 		long := sub + " · " + strings.Join(names, ", ")
 		w := plot.MeasureText(s.Title(), plot.TextStyle{Font: plot.FontBold, Size: th.TitleSize * 1.2}).Width +
 			plot.MeasureText(long, plot.TextStyle{Size: th.LabelSize}).Width
@@ -269,7 +257,7 @@ func (s *rangeScene) Render(dst *image.RGBA) error {
 			sub = long
 		}
 	}
-	st, body, err := begin(dst, s.Title(), sub)
+	st, body, err := begin(dst, d, s.Title(), sub)
 	if err != nil {
 		return err
 	}

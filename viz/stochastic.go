@@ -28,7 +28,7 @@ var srRules = []fp8.StochasticRule{fp8.StochasticFloor, fp8.StochasticNearest}
 // under each rule, the bias that follows, and N draws from the project's
 // Philox stream whose frequency and running mean approach the exact values.
 type stochasticScene struct {
-	ps  *paramSet
+	sceneBase
 	key string
 	f   *fp8.Format
 	res srResult
@@ -62,7 +62,7 @@ type srResult struct {
 }
 
 func newStochastic() Scene {
-	return &stochasticScene{ps: newParamSet(
+	return newScene(&stochasticScene{sceneBase: sceneBase{name: "stochastic", title: "Stochastic rounding", ps: newParamSet(
 		Param{Name: "x", Label: "Value x", Kind: ParamNumber, Min: -srMaxX, Max: srMaxX, Step: 0.0001, Default: "1.1",
 			Help: "the value rounded stochastically; click the number line to move it"},
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: signedFormats(), Default: "E4M3FN",
@@ -75,20 +75,12 @@ func newStochastic() Scene {
 			Help: "how many times x is rounded, each with its own word of the Philox stream"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "1",
 			Help: "seed of the Philox stream that supplies the random bits"},
-	), f: fp8.E4M3FN}
+	)}, f: fp8.E4M3FN})
 }
 
-// Name implements Scene.
-func (s *stochasticScene) Name() string { return "stochastic" }
-
 // Title implements Scene.
-func (s *stochasticScene) Title() string { return "Stochastic rounding" }
-
-// Params implements Scene.
-func (s *stochasticScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *stochasticScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Set implements Scene.
 func (s *stochasticScene) Set(name, value string) error {
@@ -339,10 +331,10 @@ func (s *stochasticScene) Click(x, y, w, h int) bool {
 }
 
 // Render implements Scene.
-func (s *stochasticScene) Render(dst *image.RGBA) error {
+func (s *stochasticScene) render(dst *image.RGBA, d Display) error {
 	sub := fmt.Sprintf("N = %s Philox draws (seed %s) · r = %s random bits · %s rule",
 		s.ps.str("draws"), s.ps.str("seed"), s.ps.str("random_bits"), s.ps.str("rule"))
-	st, body, err := begin(dst, "Stochastic rounding of x to "+s.ps.str("format"), sub)
+	st, body, err := begin(dst, d, "Stochastic rounding of x to "+s.ps.str("format"), sub)
 	if err != nil {
 		return err
 	}

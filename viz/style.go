@@ -23,6 +23,7 @@ type style struct {
 	s       float64 // scale factor of text and strokes
 	th      plot.Theme
 	stacked bool // parts go one above the other (a tall, narrow picture)
+	d       Display
 }
 
 // RoomGrowth is the share of a picture's growth beyond 1000×600 CSS pixels
@@ -69,7 +70,7 @@ func newStyle(w, h int, d Display) style {
 	th.LabelSize *= s
 	th.TitleSize *= s
 	th.LineWidth = math.Max(1, th.LineWidth*s)
-	return style{s: s, th: th, stacked: stacks(w, h, d)}
+	return style{s: s, th: th, stacked: stacks(w, h, d), d: d}
 }
 
 // split is columns with other weights for the rows of a stacked picture,

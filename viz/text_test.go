@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/viz/plot"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -62,7 +63,7 @@ func TestTextApart(t *testing.T) {
 				boxes := plot.RecordText(img, func() { rerr = RenderFor(sc, img, sz.d) })
 				require.NoError(t, rerr, "%s %v %dx%d", name, set, sz.w, sz.h)
 				checked += len(boxes)
-				assert.Empty(t, textApart(boxes), "%s %v at %dx%d (%s)", name, set, sz.w, sz.h, sz.what)
+				assert.Empty(t, textApart(boxes), "%s %v at %dx%d (%s; %s)", name, set, sz.w, sz.h, sz.what, testenv.Step("Add a scene", 1))
 			}
 		}
 	}

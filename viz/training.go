@@ -51,7 +51,7 @@ const noRecipe = "none"
 // and draws their loss curves, each recipe's gap to the baseline zoomed,
 // and one recipe's per-layer amax and underflow over the steps.
 type trainingScene struct {
-	ps   *paramSet
+	sceneBase
 	key  string
 	run  *trainingRun
 	ref  *refView // the shipped runs shown, while Runs is reference or lessons
@@ -75,7 +75,7 @@ var trainingOperands = []string{"grad_output", "input", "weight"}
 func newTraining() Scene {
 	names := train.RecipeNames()
 	withNone := append([]string{noRecipe}, names...)
-	return &trainingScene{ps: newParamSet(
+	return newScene(&trainingScene{sceneBase: sceneBase{name: "training", title: "Training under FP8 recipes", ps: newParamSet(
 		// Lesson comes first: choosing one shows its runs (Runs: lessons),
 		// and a Runs that follows it, from a link or Reset, still decides.
 		Param{Name: "lesson", Label: "Lesson", Kind: ParamChoice, Options: lessons.Names(), Default: lessons.Names()[0],
@@ -100,20 +100,12 @@ func newTraining() Scene {
 			Help: "whose per-layer amax and underflow the maps below the curves show, in the order of the legend (a lesson runs up to five recipes)"},
 		Param{Name: "operand", Label: "Maps show operand", Kind: ParamChoice, Options: trainingOperands, Default: "grad_output",
 			Help: "grad_output: the gradient dY; input: the activations X; weight: the weights W"},
-	)}
+	)}})
 }
 
-// Name implements Scene.
-func (s *trainingScene) Name() string { return "training" }
-
 // Title implements Scene.
-func (s *trainingScene) Title() string { return "Training under FP8 recipes" }
-
-// Params implements Scene.
-func (s *trainingScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *trainingScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Set implements Scene. Changing a recipe, the steps or the seed starts
 // over; unchecking train stops and clears the run.

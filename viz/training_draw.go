@@ -81,7 +81,7 @@ func mapLayers(tr trainingState, all []string, operand string) []string {
 }
 
 // Render implements Scene.
-func (s *trainingScene) Render(dst *image.RGBA) error {
+func (s *trainingScene) render(dst *image.RGBA, d Display) error {
 	names := s.recipes()
 	title := "Training: " + joinAnd(names)
 	tr, err := s.state()
@@ -100,7 +100,7 @@ func (s *trainingScene) Render(dst *image.RGBA) error {
 		sub = fmt.Sprintf("seed %s · step %d of %d · marks: validation · lines: training",
 			s.ps.str("seed"), tr.done, tr.total)
 	}
-	st, body, berr := begin(dst, title, sub)
+	st, body, berr := begin(dst, d, title, sub)
 	if berr != nil {
 		return berr
 	}

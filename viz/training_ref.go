@@ -40,15 +40,6 @@ type refView struct {
 	runs [][]*train.Result
 }
 
-// referenceRecipes returns the recipes of the shipped reference runs.
-func referenceRecipes() ([]string, error) {
-	rec, err := records.Reference()
-	if err != nil {
-		return nil, err
-	}
-	return rec.Recipes, nil
-}
-
 // newReferenceView gathers the shipped reference runs of the named
 // recipes; a recipe the record does not hold is a parameter error.
 func newReferenceView(names []string) (*refView, error) {

@@ -30,7 +30,7 @@ var (
 // windowScene shows the magnitudes of a tensor against the window of
 // values a format can represent, moved by a power-of-two scale.
 type windowScene struct {
-	ps     *paramSet
+	sceneBase
 	f      *fp8.Format
 	loaded *scaling.Tensor
 
@@ -59,7 +59,7 @@ type windowPoint struct {
 func signedFormats() []string { return formatNames(func(f *fp8.Format) bool { return f.Signed() }) }
 
 func newWindow() Scene {
-	s := &windowScene{ps: newParamSet(
+	s := newScene(&windowScene{sceneBase: sceneBase{name: "window", title: "Tensor vs format window", ps: newParamSet(
 		Param{Name: "format", Label: "Format", Kind: ParamChoice, Options: signedFormats(), Default: "E4M3FN",
 			Help: "the element format whose window is shown"},
 		Param{Name: "tensor", Label: "Tensor", Kind: ParamChoice, Options: tensorKinds, Default: "gradients",
@@ -70,21 +70,13 @@ func newWindow() Scene {
 			Help: "the tensor is multiplied by 2^scale before encoding: the window moves left as the scale grows; click the histogram to place max there"},
 		Param{Name: "seed", Label: "Seed", Kind: ParamInt, Min: 0, Max: 1 << 20, Step: 1, Default: "1",
 			Help: "seed of the synthetic tensor"},
-	), f: fp8.E4M3FN}
+	)}, f: fp8.E4M3FN})
 	return s
 }
 
-// Name implements Scene.
-func (s *windowScene) Name() string { return "window" }
-
 // Title implements Scene.
-func (s *windowScene) Title() string { return "Tensor vs format window" }
-
-// Params implements Scene.
-func (s *windowScene) Params() []Param { return s.ps.Params() }
 
 // Get implements Scene.
-func (s *windowScene) Get(name string) (string, error) { return s.ps.Get(name) }
 
 // Set changes a parameter.
 func (s *windowScene) Set(name, value string) error {
@@ -260,9 +252,9 @@ func (s *windowScene) Click(x, y, w, h int) bool {
 }
 
 // Render implements Scene.
-func (s *windowScene) Render(dst *image.RGBA) error {
+func (s *windowScene) render(dst *image.RGBA, d Display) error {
 	title := fmt.Sprintf("Tensor vs %s window", s.f.Name())
-	st, body, err := begin(dst, title, "histogram of |x| on a log₂ axis · the scale slides the window of representable magnitudes")
+	st, body, err := begin(dst, d, title, "histogram of |x| on a log₂ axis · the scale slides the window of representable magnitudes")
 	if err != nil {
 		return err
 	}

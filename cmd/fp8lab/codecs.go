@@ -22,15 +22,12 @@ type codec struct {
 
 // lookupCodec finds a preset minifloat, FP16 or BF16 by name.
 func lookupCodec(name string) (codec, error) {
-	switch strings.ToUpper(strings.TrimSpace(name)) {
-	case "FP16", "FLOAT16", "HALF", "BINARY16":
-		return codec{w: fp8.FP16, info: fp8.FP16.Info()}, nil
-	case "BF16", "BFLOAT16":
-		return codec{w: fp8.BF16, info: fp8.BF16.Info()}, nil
-	}
-	f, err := fp8.Lookup(name)
+	f, w, err := fp8.LookupAny(name)
 	if err != nil {
-		return codec{}, fmt.Errorf("%w, FP16, BF16", err)
+		return codec{}, err
+	}
+	if w != nil {
+		return codec{w: w, info: w.Info()}, nil
 	}
 	return codec{f: f}, nil
 }

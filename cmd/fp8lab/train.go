@@ -358,7 +358,7 @@ func (f *trainFlags) loadCorpus() (*train.Corpus, error) {
 	if f.corpus != "" {
 		return train.ReadTextCorpus(f.corpus)
 	}
-	return train.GoSourceCorpus(train.GoRoot(), f.corpusBytes)
+	return train.GoSourceCorpus(cmdline.GoRoot(), f.corpusBytes)
 }
 
 // emit prints v as JSON (--json) or with text, and writes it as JSON to -o.

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/internal/outfile"
 	"github.com/fp8lab/fp8lab/train"
 	"github.com/fp8lab/fp8lab/train/records"
@@ -199,7 +200,7 @@ func timeSlow(rec *Record) (map[string]string, error) {
 	for _, n := range rec.Recipes {
 		ran[n] = true
 	}
-	data, err := train.GoSourceCorpus(train.GoRoot(), 1<<20)
+	data, err := train.GoSourceCorpus(cmdline.GoRoot(), 1<<20)
 	if err != nil {
 		return nil, err
 	}

@@ -38,3 +38,12 @@ func TestDelayedOverflowsWhereCurrentDoesNot(t *testing.T) {
 	// After the spike the history holds it: the scale stays small.
 	assert.Less(t, steps[20].Scale, steps[20].CurrentScale)
 }
+
+// TestReadmeShowsTheRealOutput keeps the README's output block equal to what
+// `go run ./examples/delayed-scaling` prints.
+func TestReadmeShowsTheRealOutput(t *testing.T) {
+	var out bytes.Buffer
+	_, err := run(&out, false)
+	require.NoError(t, err)
+	testenv.ReadmeOutput(t, "go run ./examples/delayed-scaling", out.String())
+}

@@ -5,8 +5,10 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,4 +37,16 @@ func TestDitheringRecoversThePicture(t *testing.T) {
 		require.NoError(t, err, name)
 		assert.Equal(t, 128, img.Bounds().Dx(), name)
 	}
+}
+
+// TestReadmeShowsTheRealOutput keeps the README's output block equal to what
+// `go run ./examples/dither -out examples/dither/images` prints (at the
+// default size, 256; the PNGs go to a temporary folder here).
+func TestReadmeShowsTheRealOutput(t *testing.T) {
+	var out bytes.Buffer
+	dir := t.TempDir()
+	_, err := run(&out, dir, 256)
+	require.NoError(t, err)
+	const cmd = "go run ./examples/dither -out examples/dither/images"
+	testenv.ReadmeOutput(t, cmd, strings.ReplaceAll(out.String(), dir, "examples/dither/images"))
 }

@@ -2,9 +2,9 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -44,7 +44,5 @@ func TestReadmeShowsTheRealOutput(t *testing.T) {
 	var buf bytes.Buffer
 	_, err := run(&buf, 0.3952)
 	require.NoError(t, err)
-	readme, err := os.ReadFile("README.md")
-	require.NoError(t, err)
-	assert.Contains(t, string(readme), "```\n"+buf.String()+"```", "README.md's output block differs from go run ./examples/formats")
+	testenv.ReadmeOutput(t, "go run ./examples/formats ("+testenv.Step("Add a format", 4)+")", buf.String())
 }

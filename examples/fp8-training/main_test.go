@@ -5,8 +5,10 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -56,4 +58,17 @@ func TestFP8TrainingTracksFloat32(t *testing.T) {
 	img, err := png.Decode(f)
 	require.NoError(t, err)
 	assert.Equal(t, 1280, img.Bounds().Dx())
+}
+
+// TestReadmeShowsTheRealOutput keeps the README's output block equal to what
+// `go run ./examples/fp8-training -out examples/fp8-training/loss.png`
+// prints (the full run: long).
+func TestReadmeShowsTheRealOutput(t *testing.T) {
+	testenv.SkipUnlessLong(t, "the README shows the full 1500-step run")
+	var out bytes.Buffer
+	png := filepath.Join(t.TempDir(), "loss.png")
+	_, err := run(&out, options{PNG: png})
+	require.NoError(t, err)
+	const cmd = "go run ./examples/fp8-training -out examples/fp8-training/loss.png"
+	testenv.ReadmeOutput(t, cmd, strings.ReplaceAll(out.String(), png, "examples/fp8-training/loss.png"))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,4 +27,13 @@ func TestRotationFlattensOutliers(t *testing.T) {
 	// The product is the same up to float32 rounding.
 	assert.Less(t, res.MatMulMaxDiff, 1e-5*res.MatMulMaxAbs)
 	assert.Greater(t, res.MatMulMaxAbs, 100.0)
+}
+
+// TestReadmeShowsTheRealOutput keeps the README's output block equal to what
+// `go run ./examples/hadamard` prints.
+func TestReadmeShowsTheRealOutput(t *testing.T) {
+	var out bytes.Buffer
+	_, err := run(&out)
+	require.NoError(t, err)
+	testenv.ReadmeOutput(t, "go run ./examples/hadamard", out.String())
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -38,4 +39,13 @@ func TestRoundingClaims(t *testing.T) {
 	assert.Equal(t, -416.0, res.Direct)
 	assert.Equal(t, -448.0, res.ViaF32)
 	assert.Contains(t, out.String(), "-416")
+}
+
+// TestReadmeShowsTheRealOutput keeps the README's output block equal to what
+// `go run ./examples/rounding` prints.
+func TestReadmeShowsTheRealOutput(t *testing.T) {
+	var out bytes.Buffer
+	_, err := run(&out)
+	require.NoError(t, err)
+	testenv.ReadmeOutput(t, "go run ./examples/rounding", out.String())
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
+	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,8 +18,8 @@ func TestFinerGranularityRescuesSmallValues(t *testing.T) {
 	for _, l := range lines {
 		by[l.Granularity] = l
 	}
-	for _, g := range []string{"tensor", "row", "col", "tile1x128", "block128", "mx", "nvfp4", "tile128x1"} {
-		require.Contains(t, by, g)
+	for _, g := range scaling.Granularities() {
+		require.Contains(t, by, g.String(), "the example shows every kind (%s)", testenv.Step("Add a granularity", 6))
 	}
 	tensor, row, tile := by["tensor"].Metrics, by["row"].Metrics, by["tile1x128"].Metrics
 
@@ -35,4 +37,13 @@ func TestFinerGranularityRescuesSmallValues(t *testing.T) {
 	assert.Contains(t, out.String(), "nvfp4")
 	// 128 rows: one 128×1 tile per column, the same blocks as per-column.
 	assert.Equal(t, by["col"].Metrics, by["tile128x1"].Metrics)
+}
+
+// TestReadmeShowsTheRealOutput keeps the README's output block equal to what
+// `go run ./examples/scaling` prints.
+func TestReadmeShowsTheRealOutput(t *testing.T) {
+	var out bytes.Buffer
+	_, err := run(&out)
+	require.NoError(t, err)
+	testenv.ReadmeOutput(t, "go run ./examples/scaling ("+testenv.Step("Add a granularity", 6)+")", out.String())
 }

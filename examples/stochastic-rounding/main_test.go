@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,4 +29,13 @@ func TestStochasticBeatsNearest(t *testing.T) {
 	// In BF16 the spacing is fine enough for one run to track the sum.
 	assert.InDelta(t, 3.0, res[0].Stochastic[1999], 0.15)
 	assert.Less(t, math.Abs(res[0].StochasticError[1999]), math.Abs(res[0].NearestError[1999])/10)
+}
+
+// TestReadmeShowsTheRealOutput keeps the README's output block equal to what
+// `go run ./examples/stochastic-rounding` prints.
+func TestReadmeShowsTheRealOutput(t *testing.T) {
+	var out bytes.Buffer
+	_, err := run(&out, false)
+	require.NoError(t, err)
+	testenv.ReadmeOutput(t, "go run ./examples/stochastic-rounding", out.String())
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/train"
 )
 
@@ -28,7 +29,7 @@ func main() {
 
 // run trains each recipe with seed 1 and prints a table of validation losses.
 func run(w io.Writer, names []string, steps int) ([]*train.Result, error) {
-	data, err := train.GoSourceCorpus(train.GoRoot(), 2<<20)
+	data, err := train.GoSourceCorpus(cmdline.GoRoot(), 2<<20)
 	if err != nil {
 		return nil, err
 	}

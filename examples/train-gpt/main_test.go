@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,4 +21,14 @@ func TestTrainGPT(t *testing.T) {
 	assert.Less(t, results[1].FinalVal(), 4.2)
 	assert.Contains(t, buf.String(), "tensorwise")
 	t.Log("\n" + buf.String())
+}
+
+// TestReadmeShowsTheRealOutput keeps the README's output block equal to what
+// `go run ./examples/train-gpt` prints (200 steps of three recipes: long).
+func TestReadmeShowsTheRealOutput(t *testing.T) {
+	testenv.SkipUnlessLong(t, "the README shows 200 steps of three recipes")
+	var out bytes.Buffer
+	_, err := run(&out, []string{"fp32", "tensorwise", "nvfp4"}, 200)
+	require.NoError(t, err)
+	testenv.ReadmeOutput(t, "go run ./examples/train-gpt", out.String())
 }

@@ -13,6 +13,6 @@ import (
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
 		Types: []any{Program("")},
-		Funcs: []any{Parse, Usagef, WriteJSON, WriteJSONL[int]},
+		Funcs: []any{GoRoot, Parse, Usagef, WriteJSON, WriteJSONL[int]},
 	})
 }

@@ -1,6 +1,6 @@
 // Package cmdline holds what fp8lab's command-line programs (cmd/fp8lab and
-// cmd/fp8lab-gpu) share: flag sets, usage errors, exit statuses and JSON
-// output.
+// cmd/fp8lab-gpu) share: flag sets, usage errors, exit statuses, JSON
+// output, and where the Go distribution is (GoRoot, the training corpus).
 package cmdline
 
 import (

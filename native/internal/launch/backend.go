@@ -3,6 +3,7 @@ package launch
 import (
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/fp8lab/fp8lab/fp8"
@@ -90,14 +91,6 @@ func FormatID(f *fp8.Format) (int, error) {
 	return 0, fmt.Errorf("%w: the GPU quantizes to E4M3FN and E5M2, not %s", native.ErrUnsupported, f.Name())
 }
 
-// gpuQuantizes lists the granularities the quantize kernels implement (not
-// col, not nvfp4). A kind added to scaling's table is unsupported on the GPU
-// until a kernel handles it and it is listed here.
-var gpuQuantizes = map[scaling.Kind]bool{
-	scaling.KindTensor: true, scaling.KindRow: true, scaling.KindTile: true,
-	scaling.KindBlock: true, scaling.KindMX: true,
-}
-
 // checkQuantize validates what scaling.Quantize validates, for the
 // granularities and formats the kernels implement.
 func checkQuantize(t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, opts native.QuantizeOptions) (int, Layout, error) {
@@ -114,8 +107,8 @@ func checkQuantize(t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, opts
 	if err := g.Validate(); err != nil {
 		return 0, Layout{}, err
 	}
-	if !gpuQuantizes[g.Kind] {
-		return 0, Layout{}, fmt.Errorf("%w: the GPU quantizes tensor, row, tile, block and mx granularities, not %s", native.ErrUnsupported, g)
+	if !g.GPUQuantizes() { // scaling's table says which kinds the kernels implement
+		return 0, Layout{}, fmt.Errorf("%w: the GPU does not quantize %s granularities", native.ErrUnsupported, g)
 	}
 	mx := g.Scales() == scaling.ScaleE8M0
 	r := opts.Rule
@@ -126,7 +119,7 @@ func checkQuantize(t *scaling.Tensor, f *fp8.Format, g scaling.Granularity, opts
 		return 0, Layout{}, fmt.Errorf("%w: MXRounding applies to mx only, not %s", scaling.ErrOptions, g)
 	case mx && r != (scaling.ScaleRule{}):
 		return 0, Layout{}, fmt.Errorf("%w: mx scales follow OCP MX, a ScaleRule (pow2, margin, eps) does not apply", scaling.ErrOptions)
-	case opts.MXRounding > fp8.ScaleNearestEven:
+	case !slices.Contains(scaling.MXRoundings(), opts.MXRounding):
 		return 0, Layout{}, fmt.Errorf("%w: MX scale rounding %d", scaling.ErrOptions, opts.MXRounding)
 	case mx && opts.Scales != nil:
 		return 0, Layout{}, fmt.Errorf("%w: %s scales are not float32 multipliers; use Quantize", scaling.ErrGranularity, g)

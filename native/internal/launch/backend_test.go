@@ -11,8 +11,8 @@ import (
 )
 
 // TestQuantizeRefusesUnlistedKinds checks, without a GPU or the emulator,
-// that every kind of scaling's table that gpuQuantizes does not list (col,
-// nvfp4, tile128x1 today, and any kind added later) is refused with
+// that every kind scaling's table does not mark GPUQuantizes (col, nvfp4,
+// tile128x1 today, and any kind added later) is refused with
 // native.ErrUnsupported before anything runs, so that Parity skips it.
 func TestQuantizeRefusesUnlistedKinds(t *testing.T) {
 	x, err := scaling.RandomNormal(3, 5, 1, 1)
@@ -20,7 +20,7 @@ func TestQuantizeRefusesUnlistedKinds(t *testing.T) {
 	k := &Kernels{Arch: "none"} // no Runner: a refused call never reaches it
 	refused := 0
 	for _, g := range scaling.Granularities() {
-		if gpuQuantizes[g.Kind] {
+		if g.GPUQuantizes() {
 			continue
 		}
 		_, err := k.Quantize(x, fp8.E4M3FN, g, native.QuantizeOptions{})

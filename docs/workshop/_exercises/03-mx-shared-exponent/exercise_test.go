@@ -17,7 +17,7 @@ func reference(t *testing.T, block []float32, elem *fp8.Format) int {
 	for _, v := range block {
 		amax = math.Max(amax, math.Abs(float64(v)))
 	}
-	code, err := scaling.MXScale(amax, elem, fp8.ScaleFloor)
+	code, err := fp8.MXScale(amax, elem, fp8.ScaleFloor)
 	require.NoError(t, err)
 	k, err := fp8.E8M0Exponent(code)
 	require.NoError(t, err)

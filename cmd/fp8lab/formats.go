@@ -11,16 +11,14 @@ import (
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 )
 
+// The commands about formats: their list, their codes, and encoding,
+// decoding and explaining values (codecs.go reads their names).
 func init() {
 	commands["formats"] = command{"list every format with its range and precision", runFormats}
 	commands["table"] = command{"list every code of a format: bits, value, class", runTable}
 	commands["encode"] = command{"encode values (arguments or one per line on stdin)", runEncode}
 	commands["decode"] = command{"decode codes to values", runDecode}
 	commands["explain"] = command{"explain how one value is rounded", runExplain}
-}
-
-func lookupFormat(name string) (*fp8.Format, error) {
-	return fp8.Lookup(name)
 }
 
 func runFormats(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -340,7 +338,7 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) != 2 {
 		return cmdline.Usagef("explain needs a FORMAT and one VALUE, e.g. fp8lab explain E4M3FN 0.3952")
 	}
-	f, err := lookupFormat(pos[0])
+	f, err := fp8.Lookup(pos[0])
 	if err != nil {
 		return err
 	}
