@@ -91,6 +91,9 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) int {
 	ci, _ := s.f.Describe(c)
 	x, y := r.Min.X, r.Min.Y
 	big := st.text(40, plot.FontBold, color.RGBA{})
+	if r.Dy() < st.px(180) { // a short canvas (the 1024×768 page under tall browser bars): room for the lines under it
+		big = st.text(28, plot.FontBold, color.RGBA{})
+	}
 	big.VAlign = plot.AlignTop
 	vb := plot.DrawText(dst, fullValue(ci.Value), float64(x), float64(y), big)
 	formula := st.body()
@@ -104,32 +107,28 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) int {
 		formula.VAlign = plot.AlignTop
 		vb = vb.Union(plot.DrawText(dst, eq, float64(x), float64(vb.Max.Y+st.px(4)), formula))
 	}
-	lo, hi := neighbours(s.f, c)
-	nb := func(n neighbour) string {
-		if !n.ok {
-			return n.note
-		}
-		return fmt.Sprintf("%s (0x%02X)", fullValue(fp8.Number(n.value)), n.code)
-	}
-	lines := []string{
-		fmt.Sprintf("code 0x%02X  ·  bits %s  ·  class %s", c, ci.Bits, ci.Class),
-		fmt.Sprintf("ULP %s: the spacing of values in this binade", fullValue(ci.ULP)),
-		fmt.Sprintf("next value below: %s  ·  above: %s", nb(lo), nb(hi)),
-	}
-	if !lo.ok && !hi.ok && lo.note == hi.note {
-		lines[2] = "next values: " + lo.note
-	}
-	if math.IsNaN(float64(ci.Value)) || math.IsInf(float64(ci.Value), 0) {
-		lines[1] = "no ULP: not a finite number"
-	}
-	// Only the lines that fit above the number line (a code with no
-	// neighbour below needs one more on the desktop app's shortest
-	// picture): the rest are left out, not drawn over its title.
-	parts := fitParts(lines, st.body(), r.Dx())
+	// Only whole lines that fit above the number line (or above a typed
+	// number's box, which goes first): short forms where the long ones
+	// need more lines than there is room for, then whole lines left out
+	// from the last, never a line cut short.
 	lh := plot.MeasureText("Xg", st.body()).Height() + st.px(6)
-	if room := max(0, (r.Max.Y-vb.Max.Y-st.px(8)+st.px(6))/lh); len(parts) > room {
-		s.note(dst, len(parts)-room)
-		parts = parts[:room]
+	foot := r.Max.Y
+	if s.explain != nil {
+		foot -= s.inputBoxHeight(st, r.Dx())
+	}
+	room := max(0, (foot-vb.Max.Y-st.px(8)+st.px(6))/lh)
+	long, short := s.infoLines(c, ci)
+	parts := fitParts(long, st.body(), r.Dx())
+	if len(parts) > room || wraps(long, st.body(), r.Dx()) {
+		parts, y = nil, 0
+		for _, l := range short {
+			p := fitParts([]string{l}, st.body(), r.Dx())
+			if y += len(p); y > room {
+				s.note(dst, 1)
+				continue
+			}
+			parts = append(parts, p...)
+		}
 	}
 	y = textLines(dst, x, vb.Max.Y+st.px(8), parts, st.body(), st.px(6))
 	ex := s.explain
@@ -172,34 +171,14 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) int {
 		textLines(dst, box.Min.X+st.px(10), box.Min.Y+st.px(6), lines, ts, st.px(6))
 		return box.Max.Y
 	}
-	head := fmt.Sprintf("x = %s  →  %s  (0x%02X, %s)", ex.Input, fullValue(ex.Result.Value), ex.Result.Code, ex.Mode)
-	bl, bh := s.bracket(*ex)
-	between := fmt.Sprintf("between %s and %s", fullValue(fp8.Number(bl)), fullValue(fp8.Number(bh)))
-	switch {
-	case math.IsNaN(bl) || math.IsNaN(bh):
-		between = fmt.Sprintf("beyond max %s and the step %s (no code)", fullValue(fp8.Number(s.edge.max)), fullValue(fp8.Number(s.edge.next)))
-	case s.edgeOK && (math.Abs(bh) == s.edge.next || math.Abs(bl) == s.edge.next):
-		between += " (no code)"
-	}
-	errLine := between
-	if ae := float64(ex.AbsError); !math.IsNaN(ae) {
-		errLine += fmt.Sprintf("  ·  error %s (%s)", short(ae), relText(float64(ex.RelError)))
-	}
-	switch {
-	case ex.Overflow:
-		errLine += "  ·  overflow"
-	case ex.Underflow && !s.f.Signed():
-		errLine += "  ·  raised to the smallest scale"
-	case ex.Underflow:
-		errLine += "  ·  flushed to zero"
-	}
+	errLine := s.inputLine(*ex)
 	ts := st.body()
-	lines = fitParts([]string{head, errLine}, ts, r.Dx()-st.px(14))
+	lines := fitParts([]string{inputHead(*ex, ts, r.Dx()-st.px(14)), errLine}, ts, r.Dx()-st.px(14))
 	lineH := plot.MeasureText("Xg", ts).Height() + st.px(6)
 	if len(lines)*lineH > r.Max.Y-y-st.px(20) {
 		// Short of room, smaller type first.
 		ts = st.text(14, plot.FontRegular, color.RGBA{})
-		lines = fitParts([]string{head, errLine}, ts, r.Dx()-st.px(14))
+		lines = fitParts([]string{inputHead(*ex, ts, r.Dx()-st.px(14)), errLine}, ts, r.Dx()-st.px(14))
 		lineH = plot.MeasureText("Xg", ts).Height() + st.px(6)
 	}
 	// Whole lines only: those past the column's foot are left out.
@@ -213,12 +192,113 @@ func (s *explorer) drawInfo(dst *image.RGBA, st style, r image.Rectangle) int {
 	return box.Max.Y
 }
 
+// infoLines are the lines under the code's value, in long and short
+// forms: its code, bits and class; its ULP; its neighbours.
+func (s *explorer) infoLines(c uint8, ci fp8.CodeInfo) (long, short []string) {
+	lo, hi := neighbours(s.f, c)
+	nb := func(n neighbour) string {
+		if !n.ok {
+			return n.note
+		}
+		return fmt.Sprintf("%s (0x%02X)", fullValue(fp8.Number(n.value)), n.code)
+	}
+	long = []string{
+		fmt.Sprintf("code 0x%02X  ·  bits %s  ·  class %s", c, ci.Bits, ci.Class),
+		fmt.Sprintf("ULP %s: the spacing of values in this binade", fullValue(ci.ULP)),
+		fmt.Sprintf("next value below: %s  ·  above: %s", nb(lo), nb(hi)),
+	}
+	short = []string{
+		fmt.Sprintf("code 0x%02X  ·  %s  ·  ULP %s", c, ci.Class, fullValue(ci.ULP)),
+		fmt.Sprintf("below: %s  ·  above: %s", nb(lo), nb(hi)),
+	}
+	if !lo.ok && !hi.ok && lo.note == hi.note {
+		long[2] = "next values: " + lo.note
+		short[1] = long[2]
+	}
+	if math.IsNaN(float64(ci.Value)) || math.IsInf(float64(ci.Value), 0) {
+		long[1] = "no ULP: not a finite number"
+		short[0] = fmt.Sprintf("code 0x%02X  ·  %s  ·  no ULP", c, ci.Class)
+	}
+	return long, short
+}
+
+// inputBoxHeight is the least height a typed number's box takes in a column
+// width wide: its lines in the small type, and the box's margins.
+func (s *explorer) inputBoxHeight(st style, width int) int {
+	ts := st.text(14, plot.FontRegular, color.RGBA{})
+	width -= st.px(14)
+	n := len(fitParts([]string{inputHead(*s.explain, ts, width), s.inputLine(*s.explain)}, ts, width))
+	return n*(plot.MeasureText("Xg", ts).Height()+st.px(6)) + st.px(20)
+}
+
+// inputHead is the first line of a typed number's box: what it became, in
+// which mode, or without the mode (the controls show it) where that line
+// is wider than width in ts.
+func inputHead(ex fp8.Explanation, ts plot.TextStyle, width int) string {
+	head := fmt.Sprintf("x = %s  →  %s  (0x%02X)", ex.Input, fullValue(ex.Result.Value), ex.Result.Code)
+	if long := strings.TrimSuffix(head, ")") + ", " + ex.Mode + ")"; plot.MeasureText(long, ts).Width <= width {
+		return long
+	}
+	return head
+}
+
+// inputLine is the line under a typed number's result: where it lies and
+// its error, or, for a NaN or an infinity, what the explanation says of it
+// (a NaN has nothing to round; an infinity is not a finite number and no
+// overflow of one).
+func (s *explorer) inputLine(ex fp8.Explanation) string {
+	x := float64(ex.Input)
+	switch {
+	case math.IsNaN(x):
+		return "nothing to round: a NaN input stays NaN  ·  no error"
+	case math.IsInf(x, 0):
+		return "not a finite number  ·  no overflow of a finite value  ·  no finite error"
+	}
+	bl, bh := s.bracket(ex)
+	line := fmt.Sprintf("between %s and %s", fullValue(fp8.Number(bl)), fullValue(fp8.Number(bh)))
+	switch {
+	case math.IsNaN(bl) || math.IsNaN(bh):
+		max, next := "max "+fullValue(fp8.Number(s.edge.max)), fullValue(fp8.Number(s.edge.next))
+		if x < 0 {
+			max, next = fullValue(fp8.Number(-s.edge.max)), fullValue(fp8.Number(-s.edge.next))
+		}
+		line = fmt.Sprintf("beyond %s and the step %s (no code)", max, next)
+	case s.edgeOK && (math.Abs(bh) == s.edge.next || math.Abs(bl) == s.edge.next):
+		line += " (no code)"
+	}
+	if ae := float64(ex.AbsError); !math.IsNaN(ae) {
+		line += fmt.Sprintf("  ·  error %s (%s)", short(ae), relText(float64(ex.RelError)))
+	}
+	switch {
+	case ex.Overflow:
+		line += "  ·  overflow"
+	case ex.Underflow && !s.f.Signed():
+		line += "  ·  raised to the smallest scale"
+	case ex.Underflow:
+		line += "  ·  flushed to zero"
+	}
+	return line
+}
+
 // note records, when drawing (not measuring), how many lines of text were
 // left out for want of room.
 func (s *explorer) note(dst *image.RGBA, dropped int) {
 	if dst != nil {
 		s.dropped += dropped
 	}
+}
+
+// wraps reports whether some part of lines (split at "  ·  ") is wider than
+// width: fitParts would break it inside a phrase.
+func wraps(lines []string, ts plot.TextStyle, width int) bool {
+	for _, l := range lines {
+		for _, p := range strings.Split(l, "  ·  ") {
+			if plot.MeasureText(p, ts).Width > width {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fitParts fits lines to width in style ts: a line too wide breaks at its
@@ -234,7 +314,11 @@ func fitParts(lines []string, ts plot.TextStyle, width int) []string {
 		}
 		cur := ""
 		flush := func() {
-			if cur != "" {
+			switch {
+			case cur == "":
+			case plot.MeasureText(cur, ts).Width <= width: // whole, its separators' spaces kept
+				out = append(out, cur)
+			default:
 				out = append(out, wrapLines([]string{cur}, ts, width)...)
 			}
 		}

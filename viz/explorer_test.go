@@ -3,7 +3,10 @@ package viz
 import (
 	"bytes"
 	"image"
+	"strings"
 	"testing"
+
+	"github.com/fp8lab/fp8lab/viz/plot"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -183,6 +186,63 @@ func TestExplorerTextNeverCut(t *testing.T) {
 			dst := image.NewRGBA(image.Rect(0, 0, int(float64(sz.w)*sz.r), int(float64(sz.h)*sz.r)))
 			require.NoError(t, RenderFor(s, dst, Display{PixelRatio: sz.r}))
 			assert.Zero(t, s.(*explorer).dropped, "%v %v: lines of text left out", sz, set)
+		}
+	}
+}
+
+// On the 1024×768 page's canvas (757×594; 755×448 where the browser's bars
+// take more of the window) the explorer's info text is never cut
+// mid-phrase: every line it draws is a whole line or whole parts of one
+// (split at its "  ·  "), in its long or short form; a subnormal code keeps
+// its ULP and both neighbours (E4M3FN code 2 lost "binade" and the line of
+// neighbours), and a typed number's box is drawn whole.
+func TestExplorerTextNeverCutMidPhrase(t *testing.T) {
+	settings := []map[string]string{
+		{}, {"code": "2"}, {"code": "0"}, {"code": "127"}, {"format": "E8M0", "code": "0"},
+		{"value": "0.000123456789123456"}, {"value": "465"}, {"format": "E5M2", "value": "nan"},
+		{"format": "E2M1", "value": "-5.000000001", "rounding": "zero"},
+	}
+	for _, sz := range []image.Point{{757, 594}, {755, 448}} {
+		for _, set := range settings {
+			s, err := New("explorer")
+			require.NoError(t, err)
+			require.NoError(t, SetAll(s, set))
+			dst := image.NewRGBA(image.Rect(0, 0, sz.X, sz.Y))
+			var rerr error
+			boxes := plot.RecordText(dst, func() { rerr = RenderFor(s, dst, Display{PixelRatio: 1}) })
+			require.NoError(t, rerr)
+			e := s.(*explorer)
+			ci, _ := e.f.Describe(e.code())
+			long, short := e.infoLines(e.code(), ci)
+			var whole []string
+			if e.explain != nil {
+				whole = append(whole, strings.TrimSuffix(inputHead(*e.explain, plot.TextStyle{}, 0), ")"), e.inputLine(*e.explain)) // the mode may be left out
+			}
+			drawn := map[string]bool{}
+			for _, b := range boxes {
+				drawn[b.Text] = true
+				for _, l := range append(append(long, short...), whole...) {
+					if strings.HasPrefix(l, b.Text) && b.Text != l {
+						assert.True(t, strings.HasPrefix(l[len(b.Text):], "  ·  "), "%v %v: %q is cut from %q", sz, set, b.Text, l)
+					}
+				}
+			}
+			// The box's lines may wrap, whole, at spaces.
+			var all []string
+			for _, b := range boxes {
+				all = append(all, b.Text)
+			}
+			text := strings.Join(strings.Fields(strings.Join(all, " ")), " ")
+			for _, l := range whole {
+				for _, part := range strings.Split(l, "  ·  ") {
+					assert.Contains(t, text, strings.Join(strings.Fields(part), " "), "%v %v: a part of the typed number's box is not drawn", sz, set)
+				}
+			}
+			if set["code"] == "2" {
+				assert.True(t, drawn["code 0x02  ·  subnormal  ·  ULP 0.001953125"] || drawn[long[1]], "%v: the ULP", sz)
+				assert.True(t, drawn["below: 0.001953125 (0x01)  ·  above: 0.005859375 (0x03)"] ||
+					(drawn["below: 0.001953125 (0x01)"] && drawn["above: 0.005859375 (0x03)"]) || drawn[long[2]], "%v: the neighbours", sz)
+			}
 		}
 	}
 }
