@@ -2,6 +2,7 @@ package viz
 
 import (
 	"image"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -58,3 +59,71 @@ func TestExplorerCanvasTypedNaN(t *testing.T) {
 	_, texts = drawnTexts(t, "explorer", map[string]string{"format": "E5M2", "value": "-70000"}, 1280, 720)
 	assert.Contains(t, strings.Join(texts, "\n"), "beyond −57344 and the step −65536 (no code)")
 }
+
+// canvasWordFaults reports the wording faults of a text drawn on a
+// canvas: a number and a noun that disagree ("1 scales", "1 random bits",
+// "the last 1 steps' amaxes"; the paragraphs' rules, lintText), and a raw
+// identifier shown for words ("most_recent").
+func canvasWordFaults(text string) []string {
+	var out []string
+	for _, m := range singularAfterMany.FindAllStringIndex(text, -1) {
+		next := strings.Fields(text[m[1]:])
+		if len(next) > 0 && pluralNoun.MatchString(strings.Trim(next[0], ",.;:)")) {
+			continue
+		}
+		out = append(out, "singular after a number other than one: "+strings.TrimSpace(text[m[0]:m[1]]))
+	}
+	if m := pluralAfterOne.FindString(text); m != "" {
+		out = append(out, "plural after one: "+strings.TrimSpace(m))
+	}
+	if m := rawIdentifier.FindString(text); m != "" {
+		out = append(out, "an identifier for words: "+m)
+	}
+	return out
+}
+
+var rawIdentifier = regexp.MustCompile(`\b[a-z]+_[a-z_]+\b`)
+
+// Every text every scene draws, over a sample of its sweep's settings
+// (every value of every control once, and a random few of their
+// combinations), agrees in number with its noun and shows words, not
+// identifiers: "1 scales" (granularity), "1 random bits" (dither),
+// "N = 1 Philox draws" (stochastic), "the last 1 steps' amaxes" and
+// "most_recent" (delayed) were drawn before.
+func TestCanvasWordsAgree(t *testing.T) {
+	const perScene = 20
+	total := 0
+	for _, name := range Names() {
+		s, err := New(name)
+		require.NoError(t, err)
+		_, sts := sweepSettings(s.Params(), sweeps[name], perScene)
+		for _, set := range sts {
+			sc, _ := applySetting(t, name, set)
+			dst := image.NewRGBA(image.Rect(0, 0, 800, 500))
+			var rerr error
+			boxes := plot.RecordText(dst, func() { rerr = RenderFor(sc, dst, Display{}) })
+			require.NoError(t, rerr, "%s %s", name, set)
+			for _, b := range boxes {
+				total++
+				for _, f := range canvasWordFaults(b.Text) {
+					assert.Fail(t, "canvas wording", "%s %s: %s in %q", name, set, f, b.Text)
+				}
+			}
+		}
+		t.Logf("%s: %d settings", name, len(sts))
+	}
+	t.Logf("%d drawn texts checked", total)
+}
+
+// The wording check finds what it is for.
+func TestCanvasWordFaults(t *testing.T) {
+	for _, bad := range []string{"1 scales, one per 256×256 block", "the mystery image · 1 random bits", "N = 1 Philox draws (seed 1)",
+		"amax = max of the last 1 steps' amaxes", "amax = most_recent", "1 E8M0 scales", "3 value"} {
+		assert.NotEmpty(t, canvasWordFaults(bad), bad)
+	}
+	for _, good := range []string{"1 scale, one per 256×256 block", "1 random bit", "N = 1 Philox draw", "the last step's amax",
+		"16 steps' amaxes", "x = 1  →  1", "3 outlier rows", "2⁻¹ values"} {
+		assert.Empty(t, canvasWordFaults(good), good)
+	}
+}
+

@@ -204,10 +204,23 @@ func (s *delayedScene) Click(x, y, w, h int) bool {
 	return false
 }
 
+// amaxFrom says in words which amax of the history sets the scale: the
+// most recent one, or the largest of the last N steps'.
+func (s *delayedScene) amaxFrom() string {
+	n := s.ps.int("history")
+	switch {
+	case s.ps.str("algo") == "most_recent":
+		return "the most recent step's amax"
+	case n == 1:
+		return "the last step's amax"
+	}
+	return fmt.Sprintf("max of the last %d steps' amaxes", n)
+}
+
 // Render implements Scene.
 func (s *delayedScene) render(dst *image.RGBA, d Display) error {
 	st, body, err := begin(dst, d, "Delayed scaling timeline",
-		fmt.Sprintf("scale = (%s max ÷ amax) ÷ 2%s, amax = %s of the last %s steps' amaxes", s.f.Name(), plot.Superscript(s.ps.int("margin")), s.ps.str("algo"), s.ps.str("history")))
+		fmt.Sprintf("scale = (%s max ÷ amax) ÷ 2%s, amax = %s", s.f.Name(), plot.Superscript(s.ps.int("margin")), s.amaxFrom()))
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func (s *ditherScene) render(dst *image.RGBA, d Display) error {
 	if g := s.ps.str("grid"); g != "levels" {
 		grid = g + " values as grey levels"
 	}
-	sub := "the mystery image quantized to " + grid + " · " + s.ps.str("bits") + " random bits"
+	sub := "the mystery image quantized to " + grid + " · " + plural(s.ps.int("bits"), "random bit", "random bits")
 	if s.ps.str("view") == "blurred" {
 		sub += " · shown blurred, σ = " + s.ps.str("blur") + " px"
 	}

@@ -16,8 +16,8 @@ import (
 // (stacked) in rows of two with their numbers in readable type. A bar
 // chart of whole-tensor and worst-row SQNR fills the height the maps leave.
 func (s *granularityScene) render(dst *image.RGBA, d Display) error {
-	sub := fmt.Sprintf("one %d×%d matrix with %s outlier rows and %s outlier columns (×2%s), quantized six ways", granSide, granSide,
-		s.ps.str("outlier_rows"), s.ps.str("outlier_cols"), plot.Superscript(s.ps.int("factor")))
+	sub := fmt.Sprintf("one %d×%d matrix with %s and %s (×2%s), quantized six ways", granSide, granSide,
+		plural(s.ps.int("outlier_rows"), "outlier row", "outlier rows"), plural(s.ps.int("outlier_cols"), "outlier column", "outlier columns"), plot.Superscript(s.ps.int("factor")))
 	if s.loadedMatrix() {
 		sub = s.loadedFrom + ", quantized six ways"
 	}
@@ -132,9 +132,10 @@ func (s *granularityScene) drawNotes(dst *image.RGBA, st style, r image.Rectangl
 // focusLines are the sentences about case c beside the maps.
 func focusLines(c *granularityCase, mxRounding string) []string {
 	q := c.q
-	scales := fmt.Sprintf("%d scales, one per %d×%d block", len(q.Scales), q.BlockRows, q.BlockCols)
+	scales := fmt.Sprintf("%s, one per %d×%d block", plural(len(q.Scales), "scale", "scales"), q.BlockRows, q.BlockCols)
 	if q.ScaleFormat != nil {
-		scales = fmt.Sprintf("%d %s scales, one per %d×%d block", len(q.Scales), q.ScaleFormat.Name(), q.BlockRows, q.BlockCols)
+		name := q.ScaleFormat.Name()
+		scales = fmt.Sprintf("%s, one per %d×%d block", plural(len(q.Scales), name+" scale", name+" scales"), q.BlockRows, q.BlockCols)
 	}
 	out := []string{scales + "."}
 	if c.g.Scales() == scaling.ScaleE8M0 {

@@ -332,8 +332,8 @@ func (s *stochasticScene) Click(x, y, w, h int) bool {
 
 // Render implements Scene.
 func (s *stochasticScene) render(dst *image.RGBA, d Display) error {
-	sub := fmt.Sprintf("N = %s Philox draws (seed %s) · r = %s random bits · %s rule",
-		s.ps.str("draws"), s.ps.str("seed"), s.ps.str("random_bits"), s.ps.str("rule"))
+	sub := fmt.Sprintf("N = %s (seed %s) · r = %s · %s rule",
+		plural(s.ps.int("draws"), "Philox draw", "Philox draws"), s.ps.str("seed"), plural(s.ps.int("random_bits"), "random bit", "random bits"), s.ps.str("rule"))
 	st, body, err := begin(dst, d, "Stochastic rounding of x to "+s.ps.str("format"), sub)
 	if err != nil {
 		return err

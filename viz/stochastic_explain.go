@@ -43,18 +43,25 @@ func (s *stochasticScene) Explain() claim.Explanation {
 		"the position of x between them, so the mean of many roundings is x itself.",
 		name, x, claim.Quantity{Key: "stochastic.lower", V: f.num("lower"), Show: sig4}, claim.Quantity{Key: "stochastic.upper", V: f.num("upper"), Show: sig4},
 		claim.Quantity{Key: "stochastic.step", V: f.num("step"), Show: sig4}, f.r("upper"), ideal)
-	cover := claim.Has{Key: "stochastic.bits_cover", Present: f["bits_cover"] == "cover", Yes: "cover them", No: "do not cover them"}
+	r, obj, covers, lacks := f.int("random_bits"), "them", "cover", "do not cover"
+	if f.int("dropped_bits") == 1 {
+		obj = "it"
+	}
+	if r == 1 {
+		covers, lacks = "covers", "does not cover"
+	}
+	cover := claim.Has{Key: "stochastic.bits_cover", Present: f["bits_cover"] == "cover", Yes: covers + " " + obj, No: lacks + " " + obj}
 	dropped := claim.Quantity{Key: "stochastic.dropped_bits", V: f.num("dropped_bits")}
-	e.Addf("A machine draws %s, not a real number: x has %s bits below the last bit %s keeps, and %s random bits %s. "+
+	e.Addf("A machine draws %s, not a real number: x has %s %s below the last bit %s keeps, and %s %s. "+
 		"Under the %s rule %s comes with probability %s, so the mean of the rounded values is %s: %s (bias %s, %s of a step).",
-		bits, dropped, name, f["random_bits"], cover, f["rule"], f.r("upper"), p,
+		bits, dropped, map[bool]string{true: "bit", false: "bits"}[f.int("dropped_bits") == 1], name, plural(r, "random bit", "random bits"), cover, f["rule"], f.r("upper"), p,
 		claim.Quantity{Key: "stochastic.expected", V: f.num("expected"), Show: sig4}, biasIs("stochastic.bias_direction", f.num("bias")),
 		claim.Quantity{Key: "stochastic.bias", V: f.num("bias"), Show: sig4}, claim.Quantity{Key: "stochastic.bias_steps", V: f.num("bias_steps"), Show: pctText})
 	e.Addf("The two rules side by side, with %s: floor (add the bits below the last kept bit and truncate, as fp8lab and the GPU kernels do) "+
-		"goes up with probability %s and is %s; nearest (round the position to %s bits first, as gfloat does) goes up with probability %s and is %s. "+
+		"goes up with probability %s and is %s; nearest (round the position to %s first, as gfloat does) goes up with probability %s and is %s. "+
 		"The right plot shows both for every r.",
 		bits, claim.Quantity{Key: "stochastic.floor_up_probability", V: f.num("floor_up_probability"), Show: sig4}, biasIs("stochastic.floor_bias_direction", f.num("floor_bias")),
-		f["random_bits"], claim.Quantity{Key: "stochastic.nearest_up_probability", V: f.num("nearest_up_probability"), Show: sig4},
+		plural(r, "bit", "bits"), claim.Quantity{Key: "stochastic.nearest_up_probability", V: f.num("nearest_up_probability"), Show: sig4},
 		biasIs("stochastic.nearest_bias_direction", f.num("nearest_bias")))
 	z := f.num("frequency_sigmas")
 	e.Addf("%s from the Philox stream of seed %s went up %s times, a frequency of %s against the exact %s: %s standard deviations off, %s the 3 expected by chance. "+

@@ -192,7 +192,8 @@ func applySetting(t *testing.T, name string, st setting) (Scene, []string) {
 var (
 	singularAfterMany = regexp.MustCompile(`(?:^|[\s(])(0|[2-9]|\d{2,}) (value|step|row|code|scale|seed|recipe|layer|outlier|column|block|draw|frame|level|tensor|element|format)\b`)
 	pluralNoun        = regexp.MustCompile(`^(rows|columns|values|codes|scales|steps|pixels|bits|blocks|tiles)$`)
-	pluralAfterOne    = regexp.MustCompile(`(?:^|[\s(])1 (values|steps|rows|codes|scales|seeds|recipes|layers|outliers|columns|blocks|draws|frames|levels|tensors|elements|formats)\b`)
+	// "1 random bits", "1 E8M0 scales": a word may stand between.
+	pluralAfterOne = regexp.MustCompile(`(?:^|[\s(])1 (?:[A-Za-z][A-Za-z0-9]* )?(values|steps|rows|codes|scales|seeds|recipes|layers|outliers|columns|blocks|draws|frames|levels|tensors|elements|formats|bits|amaxes)\b`)
 )
 
 // lintText reports wording faults of a paragraph.
