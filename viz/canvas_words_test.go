@@ -2,10 +2,13 @@ package viz
 
 import (
 	"image"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/viz/plot"
 
 	"github.com/stretchr/testify/assert"
@@ -127,3 +130,57 @@ func TestCanvasWordFaults(t *testing.T) {
 	}
 }
 
+// Whenever the window scene's text names the shaded band, the band lies on
+// the histogram's axis, over the sweep's sample of settings: scale=-24
+// with E2M1 and lognormal data put it at 2^23..2^27 while the axis ended
+// near 2^18, and neither band nor marker was drawn (69 of the sweep's
+// first 121 settings had the band off the axis). The band's ends come
+// from the format's values (refOf), not from the scene.
+func TestWindowBandIsOnTheAxis(t *testing.T) {
+	s, err := New("window")
+	require.NoError(t, err)
+	spec := sweeps["window"]
+	limit := 30 // every single change from the defaults; the sweep's whole sample under FP8LAB_LONG=1
+	if testenv.Long() {
+		limit = spec.long
+	}
+	_, sts := sweepSettings(s.Params(), spec, limit)
+	sts = append(sts, setting{{"format", "E2M1"}, {"tensor", "lognormal"}, {"scale", "-24"}})
+	named := 0
+	for _, set := range sts {
+		sc, _ := applySetting(t, "window", set)
+		var axes []*plot.Axes
+		stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+		err := RenderFor(sc, image.NewRGBA(image.Rect(0, 0, 800, 500)), Display{})
+		stop()
+		require.NoError(t, err)
+		if !strings.Contains(strings.Join(sc.Explain().Paragraphs(), " "), "The shaded band is") {
+			continue
+		}
+		named++
+		format, _ := sc.Get("format")
+		k, _ := sc.Get("scale")
+		kf, err := strconv.ParseFloat(k, 64)
+		require.NoError(t, err)
+		vals := refOf(t, format).vals
+		var low float64
+		for _, v := range vals {
+			if v > 0 {
+				low = v
+				break
+			}
+		}
+		lo, hi := low/math.Exp2(kf), vals[len(vals)-1]/math.Exp2(kf)
+		found := false
+		for _, a := range axes {
+			if xl, _ := a.AxisLabels(); xl == "|x| (one bar per binade)" {
+				found = true
+				dlo, dhi := a.X.Domain()
+				assert.True(t, dlo < lo && hi < dhi, "%s: the band %g..%g is off the axis %g..%g", set, lo, hi, dlo, dhi)
+			}
+		}
+		assert.True(t, found, "%s: no histogram", set)
+	}
+	require.Positive(t, named)
+	t.Logf("%d of %d settings name the band; each is on the axis", named, len(sts))
+}

@@ -286,8 +286,26 @@ func (s *windowScene) render(dst *image.RGBA, d Display) error {
 
 // histDomain is the x range of the histogram: the data's binades widened
 // by the format's window on both sides, so that the axis stays put while
-// the window slides over the data.
+// the window slides over the data, and further where the window at this
+// scale lies beyond that (scale=-24 put E2M1's at 2^23..2^27, far right of
+// lognormal data ending near 2^18): the band the explanation names is
+// always on the axis, with a binade to spare for its markers' labels.
 func (s *windowScene) histDomain() (lo, hi int) {
+	lo, hi = s.dataDomain()
+	in := s.f.Info()
+	k := float64(s.ps.int("scale"))
+	bottom := in.MinSubnormal
+	if bottom == 0 {
+		bottom = in.MinNormal
+	}
+	lo = min(lo, int(math.Floor(math.Log2(bottom)-k))-1)
+	hi = max(hi, int(math.Ceil(math.Log2(in.Max)-k))+1)
+	return lo, hi
+}
+
+// dataDomain is the data's binades widened by half the format's window
+// on both sides, and to 36 binades at least.
+func (s *windowScene) dataDomain() (lo, hi int) {
 	lo, hi = 0, 0
 	first := true
 	for i, c := range s.hist.Counts {
