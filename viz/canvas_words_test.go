@@ -184,3 +184,30 @@ func TestWindowBandIsOnTheAxis(t *testing.T) {
 	require.Positive(t, named)
 	t.Logf("%d of %d settings name the band; each is on the axis", named, len(sts))
 }
+
+// Hadamard's per-format chart names every bar at every size the product
+// draws it (the 1024×768 page's canvas named every other one, leaving
+// the shaded E2M1's neighbours E2M3 and E4M3FN, which the text names,
+// unlabelled): in one row where they fit, else in two staggered rows.
+func TestHadamardNamesEveryBar(t *testing.T) {
+	for _, sz := range textSizes {
+		for _, format := range []string{"E2M1", "E4M3FN"} {
+			s, err := New("hadamard")
+			require.NoError(t, err)
+			require.NoError(t, s.Set("format", format))
+			dst := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
+			var rerr error
+			boxes := plot.RecordText(dst, func() { rerr = RenderFor(s, dst, sz.d) })
+			require.NoError(t, rerr)
+			drawn := map[string]bool{}
+			for _, b := range boxes {
+				drawn[b.Text] = true
+			}
+			gains := s.(*hadamardScene).gains
+			require.NotEmpty(t, gains)
+			for _, g := range gains {
+				assert.True(t, drawn[g.name], "%dx%d (%s), %s chosen: the bar of %s is not named", sz.w, sz.h, sz.what, format, g.name)
+			}
+		}
+	}
+}

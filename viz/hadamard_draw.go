@@ -100,12 +100,39 @@ func (s *hadamardScene) drawGains(dst *image.RGBA, st style, r image.Rectangle) 
 	if err != nil {
 		return err
 	}
-	ax, err := st.axes(r, xs, ys, "SQNR change by rotating, per format", "", "Δ SQNR (dB)")
+	const title, ylabel = "SQNR change by rotating, per format", "Δ SQNR (dB)"
+	ax, err := st.axes(r, xs, ys, title, "", ylabel)
 	if err != nil {
 		return err
 	}
+	// Every bar is named (the text names formats, the shaded one is the
+	// chosen): where the names are wider than a band, the axis's own
+	// labels, which would name every other bar, give way to two staggered
+	// rows of them.
+	tick := plot.TextStyle{Font: plot.FontRegular, Size: st.th.TickSize, Color: st.th.Foreground}
+	// Neighbours need their half widths and the axis's 8-pixel gap
+	// between them (plot's labelSpacing) within a band's step.
+	staggered := false
+	for i := 1; i < len(labels); i++ {
+		pair := float64(plot.MeasureText(labels[i-1], tick).Width+plot.MeasureText(labels[i], tick).Width)/2 + 8
+		staggered = staggered || pair > ax.Map(1, 0).X-ax.Map(0, 0).X
+	}
+	rowH := plot.MeasureText("Xg", tick).Height()
+	if staggered {
+		th := st.th
+		below := image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y-2*rowH-st.px(8))
+		if ax, err = plot.NewAxes(below, xs, ys, plot.AxesOptions{Title: title, YLabel: ylabel, Theme: &th, SharedX: true}); err != nil {
+			return err
+		}
+	}
 	ax.Draw(dst)
 	s.gainAx = ax
+	if staggered {
+		tick.Align, tick.VAlign = plot.AlignCenter, plot.AlignTop
+		for i, l := range labels {
+			plot.DrawText(dst, l, ax.Map(float64(i), 0).X, float64(ax.Plot.Max.Y+st.px(8)+i%2*rowH), tick)
+		}
+	}
 	for i, g := range s.gains {
 		if g.name == s.format.Name() {
 			ax.VBand(dst, float64(i)-0.5, float64(i)+0.5, plot.WithAlpha(plot.SkyBlue, 0x40), "")
