@@ -299,3 +299,24 @@ func sampleTensors(t *testing.T) int {
 	require.NoError(t, err)
 	return len(a.Tensors)
 }
+
+// A dither link that stops the growth of N is applied before N grows:
+// bits=1&animate=false shows N = 16, the default (it showed 17, one
+// animation step taken before the page applied the link), and a link
+// with N at its largest, 256, opens as quickly.
+func TestDitherLinkStopsGrowthAtOnce(t *testing.T) {
+	base, _ := server(t)
+	tab := newTab(t)
+	for _, c := range []struct {
+		params []string
+		frames string
+	}{{[]string{"bits", "1", "animate", "false"}, "16"}, {[]string{"bits", "1", "animate", "false", "frames", "256"}, "256"}} {
+		start := time.Now()
+		tab.do(t, chromedp.EmulateViewport(1024, 768), chromedp.Navigate(sceneURL(base, "dither", c.params...)))
+		tab.waitReady(t)
+		tab.waitDrawn(t)
+		t.Logf("%v: ready and drawn in %v", c.params, time.Since(start))
+		assert.Equal(t, "false", eval[string](t, tab, liveAPI+`.then(a => a.getParam("animate"))`), "%v", c.params)
+		assert.Equal(t, c.frames, eval[string](t, tab, liveAPI+`.then(a => a.getParam("frames"))`), "%v", c.params)
+	}
+}

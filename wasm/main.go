@@ -4,8 +4,11 @@
 // through ebiten, in a canvas, plus the JavaScript API of internal/jsapi
 // whose live functions (setParam, currentScene...) drive the scene on
 // screen. site/static/canvas.html loads it with the scene's name as its
-// argument; the scene pages frame that canvas and build their HTML controls
-// from the API.
+// argument, and the scene page's link as name=value arguments after it,
+// applied before the first frame, so that an animation a link stops
+// (dither's animate=false) takes no step first; the scene pages frame that
+// canvas, build their HTML controls from the API and apply the link again,
+// showing what it refused.
 //
 // Ebiten fills the whole page with its canvas, which is why each scene page
 // hosts it in an iframe. When the page's parameters change (through the API
@@ -24,6 +27,7 @@ package main
 import (
 	"errors"
 	"os"
+	"strings"
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -42,6 +46,7 @@ func main() {
 		jsapi.ReadyError(err)
 		return
 	}
+	applyLink(p, os.Args[min(2, len(os.Args)):])
 	api := js.Global().Get("Object").New()
 	jsapi.Register(api, p)
 	api.Set("module", "playground")
@@ -51,6 +56,25 @@ func main() {
 	listen(p)
 	if err := ebiten.RunGame(p); err != nil {
 		js.Global().Get("console").Call("error", "fp8lab: the playground stopped: "+err.Error())
+	}
+}
+
+// applyLink sets the link's name=value arguments, in rounds while a round
+// applies some that the last refused (a value may need another set first);
+// the page applies them again and reports what is still refused.
+func applyLink(p *player, args []string) {
+	for len(args) > 0 {
+		var refused []string
+		for _, a := range args {
+			k, v, _ := strings.Cut(a, "=")
+			if p.SetParam(k, v) != nil {
+				refused = append(refused, a)
+			}
+		}
+		if len(refused) == len(args) {
+			return
+		}
+		args = refused
 	}
 }
 

@@ -31,7 +31,9 @@
 })();
 
 (function () {
-  const scene = decodeURIComponent(location.hash.replace(/^#/, ""));
+  // canvas.html#name&k=v&…: the scene, and the link's values to set before
+  // the first frame (scene.js).
+  const [scene, ...link] = location.hash.replace(/^#/, "").split("&").map(decodeURIComponent);
   const loading = document.getElementById("loading");
   // The size of the download, once the server says it, goes into the
   // loading line here and in the framing page (as {fp8lab: "loading"}).
@@ -39,7 +41,7 @@
     if (loading) loading.textContent = "Loading the playground (" + FP8Lab.loadingText("fp8lab.wasm", bytes) + ")…";
     if (window.parent !== window) window.parent.postMessage({ fp8lab: "loading", text: FP8Lab.loadingText("fp8lab.wasm", bytes) }, location.origin === "null" ? "*" : location.origin);
   };
-  globalThis.fp8labReady = FP8Lab.load("fp8lab.wasm", { args: scene ? [scene] : [], onSize }).then((api) => {
+  globalThis.fp8labReady = FP8Lab.load("fp8lab.wasm", { args: scene ? [scene, ...link] : [], onSize }).then((api) => {
     if (loading) loading.remove();
     return api;
   }, (err) => {

@@ -519,5 +519,8 @@
   window.addEventListener("resize", fitFrame);
   fitFrame();
   frame.addEventListener("load", start, { once: true });
-  frame.src = "canvas.html#" + encodeURIComponent(name);
+  // The link's values go to the canvas too, which sets them before its
+  // first frame: an animation the link stops takes no step first.
+  const link = [...query].filter(([k]) => !["name", "present", "from", "scanned"].includes(k)).map(([k, v]) => "&" + encodeURIComponent(k + "=" + v));
+  frame.src = "canvas.html#" + encodeURIComponent(name) + link.join("");
 })();
