@@ -118,11 +118,27 @@ func (s *hadamardScene) drawGains(dst *image.RGBA, st style, r image.Rectangle) 
 		staggered = staggered || pair > ax.Map(1, 0).X-ax.Map(0, 0).X
 	}
 	rowH := plot.MeasureText("Xg", tick).Height()
+	th := st.th
+	opts, box := plot.AxesOptions{Title: title, YLabel: ylabel, Theme: &th}, r
 	if staggered {
-		th := st.th
-		below := image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y-2*rowH-st.px(8))
-		if ax, err = plot.NewAxes(below, xs, ys, plot.AxesOptions{Title: title, YLabel: ylabel, Theme: &th, SharedX: true}); err != nil {
+		opts.SharedX, box = true, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y-2*rowH-st.px(8))
+		if ax, err = plot.NewAxes(box, xs, ys, opts); err != nil {
 			return err
+		}
+	}
+	// The bars' labels need their height above the tallest bar and below
+	// the deepest one, inside the plot area (a short picture, the desktop
+	// app's, has less than the 30% pad gives).
+	ts := st.text(14, plot.FontBold, st.th.Foreground)
+	if frac := (float64(plot.MeasureText("Xg", ts).Height()) + st.pxf(6)) / float64(max(ax.Plot.Dy(), 1)); frac < 0.4 {
+		span := math.Max(hi-lo, 1) / (1 - 2*frac)
+		if y0, y1 := ys.Domain(); lo-frac*span < y0 || hi+frac*span > y1 {
+			if ys, err = plot.NewLinear(math.Floor(math.Min(y0, lo-frac*span)), math.Ceil(math.Max(y1, hi+frac*span))); err != nil {
+				return err
+			}
+			if ax, err = plot.NewAxes(box, xs, ys, opts); err != nil {
+				return err
+			}
 		}
 	}
 	ax.Draw(dst)
@@ -139,7 +155,6 @@ func (s *hadamardScene) drawGains(dst *image.RGBA, st style, r image.Rectangle) 
 		}
 	}
 	ax.HMarker(dst, 0, "", plot.LineStyle{Color: st.th.Foreground, Width: st.pxf(1)})
-	ts := st.text(14, plot.FontBold, st.th.Foreground)
 	ts.Align = plot.AlignCenter
 	// A bar's label stays within its band, so neighbours never touch and
 	// the first one keeps off the y ticks: without its unit (the axis
