@@ -97,7 +97,10 @@ func drawGaps(dst *image.RGBA, st style, tr trainingState, r image.Rectangle, xs
 	ys = ys.WithTickCount(5).WithFormat(func(v float64) string { return signedPctText(v) })
 	title, xlabel, ylabel := "gap to "+tr.baseline, "step", "gap"
 	if words {
-		title, xlabel, ylabel = "validation loss against "+tr.baseline+", zoomed", "training step", "gap to "+tr.baseline
+		// The grey band's meaning goes in the title: a note inside the
+		// plot found no free place once the seeds' bars filled it.
+		title = fmt.Sprintf("validation loss against %s, zoomed; grey: within ±%g%%, no measurable effect", tr.baseline, compare.MinEffectPct)
+		xlabel, ylabel = "training step", "gap to "+tr.baseline
 	}
 	ax, err := st.axes(r, xs, ys, title, xlabel, ylabel)
 	if err != nil {
@@ -133,9 +136,6 @@ func drawGaps(dst *image.RGBA, st style, tr trainingState, r image.Rectangle, xs
 		plotNote(dst, st, ax.Plot, "a second recipe's gap to "+tr.baseline+" shows here", st.muted())
 	case points == 0:
 		plotNote(dst, st, ax.Plot, "each recipe's gap to "+tr.baseline+" appears at the first evaluation", st.muted())
-	case words:
-		// The band's meaning, where it covers no data (after the lines).
-		ax.Note(dst, fmt.Sprintf("grey: within ±%g%%, no measurable effect", compare.MinEffectPct), plot.BottomLeft, st.muted())
 	}
 	return nil
 }
