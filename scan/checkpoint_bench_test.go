@@ -26,29 +26,7 @@ import (
 // peak heap in use during the scan over the largest tensor's float32
 // bytes, under a soft memory limit of 2× (see below).
 func BenchmarkScanCheckpoint(b *testing.B) {
-	size := int64(64 << 20)
-	if s := os.Getenv("FP8LAB_SCAN_BYTES"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || v < 2 {
-			b.Fatalf("FP8LAB_SCAN_BYTES=%q: want a byte count", s)
-		}
-		size = v
-	}
-	path := filepath.Join(b.TempDir(), "checkpoint.safetensors")
-	values, largest := writeBF16Checkpoint(b, path, size/2)
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		b.Fatal(err)
-	}
-	a, err := tensorio.Open(f, st.Size(), path, tensorio.Limits{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, a, values, largest := openBenchCheckpoint(b)
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -111,4 +89,35 @@ func writeBF16Checkpoint(b *testing.B, path string, n int64) (values, largest in
 		b.Fatal(err)
 	}
 	return values, largest
+}
+
+// openBenchCheckpoint writes the benchmarks' BF16 checkpoint of
+// FP8LAB_SCAN_BYTES bytes (64 MiB by default) and opens it: its path, its
+// archive, its value count and its largest tensor's value count.
+func openBenchCheckpoint(b *testing.B) (string, *tensorio.Archive, int64, int64) {
+	b.Helper()
+	size := int64(64 << 20)
+	if s := os.Getenv("FP8LAB_SCAN_BYTES"); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || v < 2 {
+			b.Fatalf("FP8LAB_SCAN_BYTES=%q: want a byte count", s)
+		}
+		size = v
+	}
+	path := filepath.Join(b.TempDir(), "checkpoint.safetensors")
+	values, largest := writeBF16Checkpoint(b, path, size/2)
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	st, err := f.Stat()
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := tensorio.Open(f, st.Size(), path, tensorio.Limits{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path, a, values, largest
 }

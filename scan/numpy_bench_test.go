@@ -32,27 +32,7 @@ func BenchmarkScanVsNumpy(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	size := int64(64 << 20)
-	if s := os.Getenv("FP8LAB_SCAN_BYTES"); s != "" {
-		if size, err = strconv.ParseInt(s, 10, 64); err != nil || size < 2 {
-			b.Fatalf("FP8LAB_SCAN_BYTES=%q: want a byte count", s)
-		}
-	}
-	path := filepath.Join(b.TempDir(), "checkpoint.safetensors")
-	values, _ := writeBF16Checkpoint(b, path, size/2)
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		b.Fatal(err)
-	}
-	a, err := tensorio.Open(f, st.Size(), path, tensorio.Limits{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, a, values, _ := openBenchCheckpoint(b)
 	var goCPU, npCPU time.Duration
 	b.ResetTimer()
 	for b.Loop() {
