@@ -185,14 +185,14 @@ func gpuAccumText(f facts) claim.Phrase {
 		return claim.Share{Key: key, Fraction: f.num(fact), Show: pct2}
 	}
 	k := func(key, fact string) claim.Quantity { return claim.Quantity{Key: key, V: f.num(fact)} }
-	// The panel draws the Operands chosen; the sentences after the first
-	// quote the run, both kinds, whichever the panel draws.
+	// The panel draws the Operands chosen (when it is on screen); the
+	// sentences after the first quote the run, both kinds, whatever it draws.
 	shown := map[string]string{
 		"both":     "both kinds: a sum that only grows (|N(0,1)|, ●) and mixed signs (N(0,1), ▲)",
 		"positive": "a sum that only grows (|N(0,1)|); Operands = signed shows mixed signs",
 		"signed":   "mixed signs (N(0,1)); Operands = positive shows a sum that only grows",
 	}[f["operands"]]
-	if shown == "" || f["focus"] == gpuGEMM || f["focus"] == gpuBandwidth || f["focus"] == gpuLinear {
+	if shown == "" || (f["focus"] != gpuAll && f["focus"] != gpuAccum) {
 		shown = "a sum that only grows (|N(0,1)|) and mixed signs (N(0,1))"
 	}
 	p := claim.Sprintf("%s cuBLASLt's error against the exact product for 128×K by K×128 E4M3 operands, %s. "+
