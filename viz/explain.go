@@ -7,8 +7,8 @@ import (
 )
 
 // Words shared by the scenes' explanations (each in NAME_explain.go, built
-// from package claim's typed claims): how numbers are written, and a
-// reader of a scene's Facts.
+// from package claim's typed claims): a reader of a scene's Facts and the
+// helpers that join words; numbers.go writes the numbers.
 
 // facts reads a scene's Facts for an explanation.
 type facts map[string]string
@@ -36,33 +36,6 @@ func (f facts) r(k string) string { return sig4(f.num(k)) }
 
 // pct formats a fraction as a percentage.
 func (f facts) pct(k string) string { return pctText(f.num(k)) }
-
-// dbText writes a level in decibels with one decimal.
-func dbText(v float64) string {
-	if math.IsInf(v, 1) {
-		return "∞ dB (exact)"
-	}
-	return strconv.FormatFloat(v, 'f', 1, 64) + " dB"
-}
-
-// sig4 writes v to 4 significant digits.
-func sig4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
-
-// pctText writes a fraction as a percentage.
-func pctText(v float64) string {
-	x := v * 100
-	switch {
-	case x == 0:
-		return "0%"
-	case x >= 99.95 || x < 0.05:
-		return strconv.FormatFloat(x, 'g', 3, 64) + "%"
-	}
-	return strconv.FormatFloat(x, 'f', 1, 64) + "%"
-}
-
-// dbEqual reports whether two levels print the same with one decimal, the
-// precision an explanation shows them with.
-func dbEqual(a, b float64) bool { return dbText(a) == dbText(b) }
 
 // plural writes n with a noun, singular for one.
 func plural(n int, one, many string) string {

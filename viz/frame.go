@@ -7,9 +7,10 @@ import (
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
-// The frame of every scene's picture: the size check, the cleared
-// background and title bar (begin), and the panel that stands in for a part
-// that cannot be drawn (errorPanel).
+// The frame of every scene's picture: the sizes a scene lays itself out
+// at, the check of a destination (checkCanvas), the cleared background and
+// title bar (begin), and the panel that stands in for a part that cannot be
+// drawn (errorPanel).
 
 // The smallest picture a scene lays itself out in; smaller destinations
 // give an error (after being cleared, with a note saying so). A tall
@@ -69,4 +70,40 @@ func errorPanel(dst *image.RGBA, r image.Rectangle, st style, msg string) {
 	ts := st.body()
 	ts.Color, ts.Align, ts.VAlign = plot.Vermillion, plot.AlignCenter, plot.AlignMiddle
 	plot.DrawText(dst, msg, float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2, ts)
+}
+
+// checkCanvas reports a destination a scene cannot render into: nil, a side
+// over MaxRenderSize, or pixels that do not cover its bounds (an
+// image.RGBA built by hand).
+func checkCanvas(dst *image.RGBA) error {
+	if dst == nil {
+		return fmt.Errorf("viz: render: nil image")
+	}
+	b := dst.Bounds()
+	if b.Dx() > MaxRenderSize || b.Dy() > MaxRenderSize {
+		return fmt.Errorf("viz: render: %dx%d is larger than %dx%d", b.Dx(), b.Dy(), MaxRenderSize, MaxRenderSize)
+	}
+	if b.Empty() {
+		return nil
+	}
+	need, ok := 4*b.Dx(), dst.Stride >= 4*b.Dx()
+	if b.Dy() > 1 {
+		ok = ok && dst.Stride <= len(dst.Pix) // so that the product cannot overflow
+		need += (b.Dy() - 1) * dst.Stride
+	}
+	if !ok || len(dst.Pix) < need {
+		return fmt.Errorf("viz: render: %d bytes of pixels (stride %d) do not cover %dx%d", len(dst.Pix), dst.Stride, b.Dx(), b.Dy())
+	}
+	return nil
+}
+
+// canvas returns a new w×h picture for a Click that must render before it
+// can hit-test, or nil (which Render refuses) when a scene does not lay
+// itself out at that size (laysOut) or a side is over MaxRenderSize, so a
+// hostile size never reaches image.NewRGBA.
+func canvas(w, h int) *image.RGBA {
+	if !laysOut(w, h) || w > MaxRenderSize || h > MaxRenderSize {
+		return nil
+	}
+	return image.NewRGBA(image.Rect(0, 0, w, h))
 }

@@ -9,7 +9,9 @@ import (
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
-// Number formatting for labels, notes and Facts.
+// How numbers are written, in one place: on the picture (labels and notes,
+// with a typographic minus and a space before %), in Facts (the shortest
+// exact text) and in the explanations' sentences (dbText, pctText, sig4).
 
 // exact formats a value with the shortest text that reads back exactly,
 // as fp8 prints values ("448", "0.001953125", "NaN", "+Inf").
@@ -94,3 +96,30 @@ func percent(f float64) string {
 // fact formats a number for Facts: the shortest exact text, with "NaN",
 // "+Inf" and "-Inf" for the specials.
 func fact(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// dbText writes a level in decibels with one decimal.
+func dbText(v float64) string {
+	if math.IsInf(v, 1) {
+		return "∞ dB (exact)"
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + " dB"
+}
+
+// sig4 writes v to 4 significant digits.
+func sig4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// pctText writes a fraction as a percentage.
+func pctText(v float64) string {
+	x := v * 100
+	switch {
+	case x == 0:
+		return "0%"
+	case x >= 99.95 || x < 0.05:
+		return strconv.FormatFloat(x, 'g', 3, 64) + "%"
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64) + "%"
+}
+
+// dbEqual reports whether two levels print the same with one decimal, the
+// precision an explanation shows them with.
+func dbEqual(a, b float64) bool { return dbText(a) == dbText(b) }

@@ -1,7 +1,3 @@
-// Package viz holds the visualizations of fp8lab as deterministic
-// renderers: each Scene is a pure function of its parameters to an
-// *image.RGBA, testable without a display and exportable as PNG. The ebiten
-// shell in viz/app and the browser playground drive the same Scenes.
 package viz
 
 import (
