@@ -52,10 +52,6 @@ func newDelayed() Scene {
 	)}, f: fp8.E4M3FN})
 }
 
-// Title implements Scene.
-
-// Get implements Scene.
-
 // Set implements Scene.
 func (s *delayedScene) Set(name, value string) error {
 	return s.ps.setAndApply(name, value, s.compute)

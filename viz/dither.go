@@ -92,10 +92,6 @@ func newDither() Scene {
 	)}})
 }
 
-// Title implements Scene.
-
-// Get implements Scene.
-
 // Click implements Scene.
 func (s *ditherScene) Click(x, y, w, h int) bool { return false }
 

@@ -74,8 +74,6 @@ func newExplorer() Scene {
 	return s
 }
 
-// Title implements Scene.
-
 // Params implements Scene. The code's help names the current code.
 func (s *explorer) Params() []Param {
 	ps := s.ps.Params()

@@ -121,10 +121,6 @@ func gpuLayerOptions(runs []*gpu.Run) []string {
 // layerName names a linear layer's shape, tokens×in×out.
 func layerName(sh gpu.LinearShape) string { return fmt.Sprintf("%dx%dx%d", sh.Tokens, sh.In, sh.Out) }
 
-// Title implements Scene.
-
-// Get implements Scene.
-
 // Set implements Scene.
 func (s *gpuScene) Set(name, value string) error { return s.ps.setAndApply(name, value, s.compute) }
 

@@ -118,10 +118,6 @@ func newGranularity() Scene {
 	)}})
 }
 
-// Title implements Scene.
-
-// Get implements Scene.
-
 // Set implements Scene.
 func (s *granularityScene) Set(name, value string) error {
 	old := s.ps.str(name)

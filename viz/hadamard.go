@@ -107,10 +107,6 @@ func newHadamard() Scene {
 	)}})
 }
 
-// Title implements Scene.
-
-// Get implements Scene.
-
 // Click implements Scene: a click on a format in the side-by-side chart
 // selects that format.
 func (s *hadamardScene) Click(x, y, w, h int) bool {

@@ -147,10 +147,6 @@ func (s *rangeScene) load() error {
 	return nil
 }
 
-// Title implements Scene.
-
-// Get implements Scene.
-
 // Set implements Scene.
 func (s *rangeScene) Set(name, value string) error {
 	old := s.ps.str(name)

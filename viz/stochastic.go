@@ -78,10 +78,6 @@ func newStochastic() Scene {
 	)}, f: fp8.E4M3FN})
 }
 
-// Title implements Scene.
-
-// Get implements Scene.
-
 // Set implements Scene.
 func (s *stochasticScene) Set(name, value string) error {
 	return s.ps.setAndApply(name, value, s.compute)

@@ -103,10 +103,6 @@ func newTraining() Scene {
 	)}})
 }
 
-// Title implements Scene.
-
-// Get implements Scene.
-
 // Set implements Scene. Changing a recipe, the steps or the seed starts
 // over; unchecking train stops and clears the run.
 func (s *trainingScene) Set(name, value string) error {

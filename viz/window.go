@@ -74,10 +74,6 @@ func newWindow() Scene {
 	return s
 }
 
-// Title implements Scene.
-
-// Get implements Scene.
-
 // Set changes a parameter.
 func (s *windowScene) Set(name, value string) error {
 	old := s.ps.str(name)
