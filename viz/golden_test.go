@@ -2,6 +2,7 @@ package viz
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"image"
@@ -12,6 +13,9 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/internal/testenv"
+
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -69,32 +73,66 @@ func abs(x int) int {
 func TestGolden(t *testing.T) {
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
-			_, img, err := Render(name, nil, goldenW, goldenH)
-			require.NoError(t, err)
-			path := filepath.Join("testdata", name+".png")
-			if *update {
-				var buf bytes.Buffer
-				require.NoError(t, WritePNG(&buf, img))
-				require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-				t.Logf("wrote %s (%d bytes)", path, buf.Len())
-				return
-			}
-			want := decodePNG(t, path)
-			require.Equal(t, want.Rect, img.Rect)
-			n, worst, first := pixelDiff(want, img)
-			if n == 0 {
-				return
-			}
-			msg := fmt.Sprintf("%s differs from %s in %d pixels (largest channel difference %d, first at %v); render it with 'fp8lab render %s --width %d --height %d -o /tmp/%s.png' and regenerate with -update if the change is intended",
-				name, path, n, worst, first, name, goldenW, goldenH, name)
-			if runtime.GOARCH == goldenArch {
-				t.Fatal(msg)
-			}
-			// Elsewhere: a few faint edge pixels may move.
-			if n > goldenW*goldenH/500 || worst > 48 {
-				t.Fatal(msg)
-			}
-			t.Logf("tolerated on %s: %s", runtime.GOARCH, msg)
+			checkPicture(t, name, nil, filepath.Join("testdata", name+".png"), goldenW, goldenH,
+				"regenerate with -update if the change is intended")
 		})
 	}
+}
+
+// The slides-ready figures of docs/figures are 1280×720 renders with
+// default parameters, made by `go tool task figures`.
+const figureW, figureH = 1280, 720
+
+// TestFiguresAreCurrent checks that every scene's figure in docs/figures
+// is what the scene draws today: a figure left behind by a change to the
+// scene shows the workshop a picture the product no longer makes.
+func TestFiguresAreCurrent(t *testing.T) {
+	if *update {
+		t.Skip("figures are written by go tool task figures, not -update")
+	}
+	b, err := os.ReadFile(filepath.Join("..", "docs", "figures", "settings.json"))
+	require.NoError(t, err)
+	var settings map[string]map[string]string
+	require.NoError(t, json.Unmarshal(b, &settings))
+	for name := range settings {
+		assert.Contains(t, Names(), name, "docs/figures/settings.json names a scene that is not in the catalog")
+	}
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			checkPicture(t, name, settings[name], filepath.Join("..", "docs", "figures", name+".png"), figureW, figureH,
+				"regenerate with go tool task figures ("+testenv.Step("Add a scene", 8)+")")
+		})
+	}
+}
+
+// checkPicture compares the scene's w×h render with params (default
+// parameters otherwise) to the PNG at path (rewriting it under -update when it is a golden of
+// testdata), exactly on goldenArch and up to a few faint edge pixels
+// elsewhere; fix says how to bring the file up to date.
+func checkPicture(t *testing.T, name string, params map[string]string, path string, w, h int, fix string) {
+	_, img, err := Render(name, params, w, h)
+	require.NoError(t, err)
+	if *update {
+		var buf bytes.Buffer
+		require.NoError(t, WritePNG(&buf, img))
+		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+		t.Logf("wrote %s (%d bytes)", path, buf.Len())
+		return
+	}
+	want := decodePNG(t, path)
+	require.Equal(t, want.Rect, img.Rect)
+	n, worst, first := pixelDiff(want, img)
+	if n == 0 {
+		return
+	}
+	msg := fmt.Sprintf("%s differs from %s in %d pixels (largest channel difference %d, first at %v); render it with 'fp8lab render %s --width %d --height %d -o /tmp/%s.png' and %s",
+		name, path, n, worst, first, name, w, h, name, fix)
+	if runtime.GOARCH == goldenArch {
+		t.Fatal(msg)
+	}
+	// Elsewhere: a few faint edge pixels may move.
+	if n > w*h/500 || worst > 48 {
+		t.Fatal(msg)
+	}
+	t.Logf("tolerated on %s: %s", runtime.GOARCH, msg)
 }

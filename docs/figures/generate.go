@@ -1,13 +1,17 @@
 //go:build ignore
 
 // Generate renders every playground scene with `fp8lab render` into
-// docs/figures/SCENE.png (1280×720, default parameters), the slides-ready
-// figures of the workshop. Run it from the repository root:
+// docs/figures/SCENE.png (1280×720), the slides-ready figures of the
+// workshop: default parameters, except where docs/figures/settings.json
+// names others (the training scene's shipped runs, not an untrained live
+// run). viz's TestFiguresAreCurrent renders the same. Run it from the
+// repository root:
 //
 //	go run docs/figures/generate.go
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -41,9 +45,21 @@ func generate() error {
 		return fmt.Errorf("build fp8lab (run from the repository root): %w", err)
 	}
 	dir := filepath.Join("docs", "figures")
+	b, err := os.ReadFile(filepath.Join(dir, "settings.json"))
+	if err != nil {
+		return err
+	}
+	var settings map[string]map[string]string
+	if err := json.Unmarshal(b, &settings); err != nil {
+		return fmt.Errorf("docs/figures/settings.json: %w", err)
+	}
 	for _, scene := range viz.Names() {
 		out := filepath.Join(dir, scene+".png")
-		if err := run(bin, "render", scene, "-o", out, "--width", "1280", "--height", "720"); err != nil {
+		args := []string{"render", scene, "-o", out, "--width", "1280", "--height", "720"}
+		for k, v := range settings[scene] {
+			args = append(args, "--param", k+"="+v)
+		}
+		if err := run(bin, args...); err != nil {
 			return fmt.Errorf("render %s: %w", scene, err)
 		}
 		fmt.Println("wrote", out)
