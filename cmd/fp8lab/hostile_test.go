@@ -96,7 +96,7 @@ func hostileCases() []hostileCase {
 		// Item 5: serve --dir checks index.html before reading anything.
 		{name: "serve a huge tree without index.html", setup: sparseFile("big.bin", 8<<30),
 			args: []string{"serve", "--dir", "{dir}", "--addr", "127.0.0.1:0"}, code: 1, stderr: "no index.html"},
-	}, append(tensorHostileCases(), issue26Cases()...)...)
+	}, append(tensorHostileCases(), fileHostileCases()...)...)
 }
 
 // TestHostileInputs runs hostileCases through the real binary, built once,

@@ -27,10 +27,10 @@ import (
 // printed raw (issue 26 item 6).
 const evilName = "\x1b]0;pwned\a\x1b[2J\x00w"
 
-// issue26Cases are the inputs of issue 26 that hung, blew up, attacked the
-// reader or were accepted wrongly. Each named pipe case must end within a
-// second.
-func issue26Cases() []hostileCase {
+// fileHostileCases are issue 26's inputs (one rule for every file the
+// product opens) that hung, blew up, attacked the reader or were accepted
+// wrongly. Each named pipe case must end within a second.
+func fileHostileCases() []hostileCase {
 	fifo := func(name string) func(*testing.T, string) {
 		return func(t *testing.T, dir string) { require.NoError(t, syscall.Mkfifo(filepath.Join(dir, name), 0o644)) }
 	}
