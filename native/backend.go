@@ -11,10 +11,11 @@
 // machine without a GPU, so nothing in the default build links it. Run it
 // through the fp8lab-gpu binary (cmd/fp8lab-gpu) or `fp8lab gpu`.
 //
-// Parity runs every operation on two backends with the same seeded inputs
-// and reports where they differ: codes, scales and stochastic roundings must
-// be bit-identical, the Hadamard transform too (both use the same butterfly
-// order), and matrix products must agree within a stated tolerance.
+// Every backend computes the CPU's arithmetic: each operation bit for bit
+// (NaN payloads aside), matrix products within GEMMTolFP8 or GEMMTolBF16 of
+// Σ|a||b| as ProductError measures. Package native/parity checks that on a
+// device (Run, and Dump for an oracle outside fp8lab); native/accum
+// measures how a GPU's fast FP8 accumulation rounds.
 //
 // This package has no cgo and imports no CUDA code; it builds for GOOS=js too.
 package native

@@ -1,68 +1,64 @@
-package native
+package native_test
 
 import (
 	"math"
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/native"
+	"github.com/fp8lab/fp8lab/native/parity"
 	"github.com/fp8lab/fp8lab/rng"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func input(t *testing.T, rows, cols int, k InputKind, seed uint64) *scaling.Tensor {
+// input returns parity's seeded input of kind k.
+func input(t *testing.T, rows, cols int, k parity.InputKind, seed uint64) *scaling.Tensor {
 	t.Helper()
-	x, err := MakeInput(rows, cols, k, seed)
+	x, err := parity.MakeInput(rows, cols, k, seed)
 	require.NoError(t, err)
 	return x
 }
 
-func TestMakeInputIsSeededAndCoversClasses(t *testing.T) {
-	a := input(t, 64, 300, InputSpecial, 1)
-	b := input(t, 64, 300, InputSpecial, 1)
-	c := input(t, 64, 300, InputSpecial, 2)
-	assert.Equal(t, -1, diffFloats(a.Data, b.Data), "same seed, same tensor")
-	assert.NotEqual(t, -1, diffFloats(a.Data, c.Data), "another seed, another tensor")
-	var nan, inf, sub, negZero int
-	for _, v := range a.Data {
-		switch f := float64(v); {
-		case math.IsNaN(f):
-			nan++
-		case math.IsInf(f, 0):
-			inf++
-		case v != 0 && math.Abs(f) < 0x1p-126:
-			sub++
-		case v == 0 && math.Signbit(f):
-			negZero++
-		}
+// granularities are the recipes' granularities and the GPU's generic
+// tiles and blocks, as parity checks them.
+func granularities() []scaling.Granularity {
+	return append(scaling.Granularities(), scaling.Tile(64), scaling.Tile(100), scaling.Block(32, 64))
+}
+
+// bits returns the bits of every value, so that NaNs compare by payload.
+func bits(v []float32) []uint32 {
+	out := make([]uint32, len(v))
+	for i, x := range v {
+		out[i] = math.Float32bits(x)
 	}
-	assert.Positive(t, nan)
-	assert.Positive(t, inf)
-	assert.Positive(t, sub)
-	assert.Positive(t, negZero)
-	w := input(t, 16, 1024, InputWide, 3)
-	lo, hi := math.Inf(1), 0.0
-	for _, v := range w.Data {
-		lo, hi = min(lo, math.Abs(float64(v))), max(hi, math.Abs(float64(v)))
-	}
-	assert.Less(t, lo, 0x1p-120)
-	assert.Greater(t, hi, 0x1p90)
+	return out
+}
+
+// assertSameQuantized checks that got is want bit for bit.
+func assertSameQuantized(t *testing.T, want, got *scaling.Quantized, msg ...any) {
+	t.Helper()
+	w, g := *want, *got
+	assert.Equal(t, bits(w.Scales), bits(g.Scales), msg...)
+	assert.Equal(t, bits(w.Amax), bits(g.Amax), msg...)
+	w.Scales, w.Amax, g.Scales, g.Amax = nil, nil, nil, nil
+	assert.Equal(t, w, g, msg...)
 }
 
 func TestCPUAmaxEqualsCore(t *testing.T) {
-	cpu := NewCPU()
-	x := input(t, 130, 257, InputSpecial, 4)
+	cpu := native.NewCPU()
+	x := input(t, 130, 257, parity.InputSpecial, 4)
 	for _, g := range granularities() {
 		got, err := cpu.Amax(x, g)
 		require.NoError(t, err, g)
 		want, err := scaling.AmaxGrid(x, g)
 		require.NoError(t, err)
 		assert.Equal(t, want.Rows, got.Rows)
-		assert.Equal(t, -1, diffFloats(want.Data, got.Data), g)
+		assert.Equal(t, bits(want.Data), bits(got.Data), g)
 	}
 	// An independent check of one granularity: the per-row amax by hand.
-	y := input(t, 5, 33, InputNormal, 5)
+	y := input(t, 5, 33, parity.InputNormal, 5)
 	rows, err := cpu.Amax(y, scaling.PerRow)
 	require.NoError(t, err)
 	for i := 0; i < 5; i++ {
@@ -75,27 +71,26 @@ func TestCPUAmaxEqualsCore(t *testing.T) {
 }
 
 func TestCPUQuantizeEqualsCore(t *testing.T) {
-	cpu := NewCPU()
-	x := input(t, 37, 300, InputNormal, 6)
+	cpu := native.NewCPU()
+	x := input(t, 37, 300, parity.InputNormal, 6)
 	for _, g := range granularities() {
 		f := fp8.E4M3FN
 		if g.Kind == scaling.KindNVFP4 {
 			f = fp8.E2M1
 		}
-		got, err := cpu.Quantize(x, f, g, QuantizeOptions{})
+		got, err := cpu.Quantize(x, f, g, native.QuantizeOptions{})
 		require.NoError(t, err, g)
 		want, err := scaling.Quantize(x, f, g, scaling.Options{})
 		require.NoError(t, err)
-		diff, _ := compareQuantized(x, want, got)
-		assert.Empty(t, diff, g)
+		assertSameQuantized(t, want, got, g)
 	}
 }
 
 func TestCPUStochasticUsesPhiloxStream(t *testing.T) {
-	cpu := NewCPU()
-	x := input(t, 9, 70, InputWide, 7)
-	st := &Stochastic{Seed: 42, Stream: 5, Bits: 32}
-	q, err := cpu.Quantize(x, fp8.E5M2, scaling.PerTensor, QuantizeOptions{Stochastic: st})
+	cpu := native.NewCPU()
+	x := input(t, 9, 70, parity.InputWide, 7)
+	st := &native.Stochastic{Seed: 42, Stream: 5, Bits: 32}
+	q, err := cpu.Quantize(x, fp8.E5M2, scaling.PerTensor, native.QuantizeOptions{Stochastic: st})
 	require.NoError(t, err)
 	require.Len(t, q.Scales, 1)
 	mode := fp8.Mode{Round: fp8.Stochastic, RandomBits: 32}
@@ -108,49 +103,48 @@ func TestCPUStochasticUsesPhiloxStream(t *testing.T) {
 			require.Equal(t, want, q.Codes[k], "element (%d, %d)", i, j)
 		}
 	}
-	other, err := cpu.Quantize(x, fp8.E5M2, scaling.PerTensor, QuantizeOptions{Stochastic: &Stochastic{Seed: 42, Stream: 6, Bits: 32}})
+	other, err := cpu.Quantize(x, fp8.E5M2, scaling.PerTensor, native.QuantizeOptions{Stochastic: &native.Stochastic{Seed: 42, Stream: 6, Bits: 32}})
 	require.NoError(t, err)
-	assert.NotEqual(t, -1, diffBytes(q.Codes, other.Codes), "another stream rounds differently")
+	assert.NotEqual(t, q.Codes, other.Codes, "another stream rounds differently")
 }
 
 func TestCPUQuantizeWithScalesAndErrors(t *testing.T) {
-	cpu := NewCPU()
-	x := input(t, 4, 40, InputSpecial, 8)
-	_, err := cpu.Quantize(x, fp8.E4M3FN, scaling.PerRow, QuantizeOptions{})
+	cpu := native.NewCPU()
+	x := input(t, 4, 40, parity.InputSpecial, 8)
+	_, err := cpu.Quantize(x, fp8.E4M3FN, scaling.PerRow, native.QuantizeOptions{})
 	assert.ErrorIs(t, err, scaling.ErrNonFinite)
 	scales := []float32{1, 2, 0.5, 4}
-	got, err := cpu.Quantize(x, fp8.E4M3FN, scaling.PerRow, QuantizeOptions{Scales: scales})
+	got, err := cpu.Quantize(x, fp8.E4M3FN, scaling.PerRow, native.QuantizeOptions{Scales: scales})
 	require.NoError(t, err)
 	want, err := scaling.QuantizeWithScales(x, fp8.E4M3FN, scaling.PerRow, scales, scaling.Options{})
 	require.NoError(t, err)
-	diff, _ := compareQuantized(x, want, got)
-	assert.Empty(t, diff)
-	_, err = cpu.Quantize(x, fp8.E4M3FN, scaling.PerRow, QuantizeOptions{Stochastic: &Stochastic{Bits: 33}})
-	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, err = cpu.Quantize(x, fp8.E4M3FN, scaling.PerRow, QuantizeOptions{Codec: 9})
-	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, err = cpu.Quantize(nil, fp8.E4M3FN, scaling.PerRow, QuantizeOptions{})
+	assertSameQuantized(t, want, got)
+	_, err = cpu.Quantize(x, fp8.E4M3FN, scaling.PerRow, native.QuantizeOptions{Stochastic: &native.Stochastic{Bits: 33}})
+	assert.ErrorIs(t, err, native.ErrInvalidArgument)
+	_, err = cpu.Quantize(x, fp8.E4M3FN, scaling.PerRow, native.QuantizeOptions{Codec: 9})
+	assert.ErrorIs(t, err, native.ErrInvalidArgument)
+	_, err = cpu.Quantize(nil, fp8.E4M3FN, scaling.PerRow, native.QuantizeOptions{})
 	assert.ErrorIs(t, err, scaling.ErrShape)
 }
 
 func TestCPUDequantizeEqualsCore(t *testing.T) {
-	cpu := NewCPU()
-	x := input(t, 33, 129, InputWide, 9)
+	cpu := native.NewCPU()
+	x := input(t, 33, 129, parity.InputWide, 9)
 	for _, g := range []scaling.Granularity{scaling.PerTensor, scaling.Tile1x128, scaling.MX} {
-		q, err := cpu.Quantize(x, fp8.E4M3FN, g, QuantizeOptions{})
+		q, err := cpu.Quantize(x, fp8.E4M3FN, g, native.QuantizeOptions{})
 		require.NoError(t, err)
 		got, err := cpu.Dequantize(q)
 		require.NoError(t, err)
 		want, err := q.Dequantize()
 		require.NoError(t, err)
-		assert.Equal(t, -1, diffFloats(want.Data, got.Data), g)
+		assert.Equal(t, bits(want.Data), bits(got.Data), g)
 	}
 }
 
 func TestCPUFWHT(t *testing.T) {
-	cpu := NewCPU()
+	cpu := native.NewCPU()
 	for _, block := range []int{1, 2, 16, 128, 4096} {
-		x := input(t, 1, block*9, InputNormal, uint64(block))
+		x := input(t, 1, block*9, parity.InputNormal, uint64(block))
 		got := append([]float32(nil), x.Data...)
 		require.NoError(t, cpu.FWHT(got, block))
 		// Bitwise equal to the core, block by block.
@@ -158,7 +152,7 @@ func TestCPUFWHT(t *testing.T) {
 		for b := 0; b < 9; b++ {
 			require.NoError(t, scaling.FWHT(want[b*block:(b+1)*block]))
 		}
-		assert.Equal(t, -1, diffFloats(want, got), "block %d", block)
+		assert.Equal(t, bits(want), bits(got), "block %d", block)
 		// Independent check on the first block: H·x/√n in float64.
 		if block <= 128 {
 			h, err := scaling.HadamardMatrix(block)
@@ -174,49 +168,49 @@ func TestCPUFWHT(t *testing.T) {
 		}
 	}
 	// Large inputs take the parallel path and give the same answer.
-	x := input(t, 16, 32768, InputNormal, 10)
+	x := input(t, 16, 32768, parity.InputNormal, 10)
 	par := append([]float32(nil), x.Data...)
 	require.NoError(t, cpu.FWHT(par, 4096))
 	for b := 0; b < len(x.Data)/4096; b++ {
 		require.NoError(t, scaling.FWHT(x.Data[b*4096:(b+1)*4096]))
 	}
-	assert.Equal(t, -1, diffFloats(x.Data, par))
-	assert.ErrorIs(t, cpu.FWHT(make([]float32, 12), 3), ErrInvalidArgument)
-	assert.ErrorIs(t, cpu.FWHT(make([]float32, 12), 8), ErrInvalidArgument)
-	assert.ErrorIs(t, cpu.FWHT(make([]float32, 1<<16), 1<<16), ErrInvalidArgument)
+	assert.Equal(t, bits(x.Data), bits(par))
+	assert.ErrorIs(t, cpu.FWHT(make([]float32, 12), 3), native.ErrInvalidArgument)
+	assert.ErrorIs(t, cpu.FWHT(make([]float32, 12), 8), native.ErrInvalidArgument)
+	assert.ErrorIs(t, cpu.FWHT(make([]float32, 1<<16), 1<<16), native.ErrInvalidArgument)
 }
 
 func TestCPUScaledMatMul(t *testing.T) {
-	cpu := NewCPU()
-	a := input(t, 20, 48, InputNormal, 11)
-	b := input(t, 48, 12, InputNormal, 12)
-	qa, err := cpu.Quantize(a, fp8.E4M3FN, scaling.PerRow, QuantizeOptions{})
+	cpu := native.NewCPU()
+	a := input(t, 20, 48, parity.InputNormal, 11)
+	b := input(t, 48, 12, parity.InputNormal, 12)
+	qa, err := cpu.Quantize(a, fp8.E4M3FN, scaling.PerRow, native.QuantizeOptions{})
 	require.NoError(t, err)
-	qb, err := cpu.Quantize(b, fp8.E4M3FN, scaling.PerCol, QuantizeOptions{})
+	qb, err := cpu.Quantize(b, fp8.E4M3FN, scaling.PerCol, native.QuantizeOptions{})
 	require.NoError(t, err)
-	got, err := cpu.ScaledMatMul(qa, qb, OutputFloat32)
+	got, err := cpu.ScaledMatMul(qa, qb, native.OutputFloat32)
 	require.NoError(t, err)
 	want, err := scaling.ScaledMatMul(qa, qb, scaling.Float32Accumulator)
 	require.NoError(t, err)
-	assert.Equal(t, -1, diffFloats(want.Data, got.Data))
+	assert.Equal(t, bits(want.Data), bits(got.Data))
 	// BF16 output is the float32 result rounded to BF16.
-	bf, err := cpu.ScaledMatMul(qa, qb, OutputBF16)
+	bf, err := cpu.ScaledMatMul(qa, qb, native.OutputBF16)
 	require.NoError(t, err)
 	for i, v := range want.Data {
 		assert.Equal(t, fp8.BF16.Decode(fp8.BF16.Encode32(v)), bf.Data[i])
 		assert.Zero(t, math.Float32bits(bf.Data[i])&0xFFFF, "a BF16 value has 16 zero low bits")
 	}
-	_, err = cpu.ScaledMatMul(qa, qa, OutputFloat32)
+	_, err = cpu.ScaledMatMul(qa, qa, native.OutputFloat32)
 	assert.ErrorIs(t, err, scaling.ErrShape)
-	_, err = cpu.ScaledMatMul(qa, qb, Output(7))
-	assert.ErrorIs(t, err, ErrInvalidArgument)
+	_, err = cpu.ScaledMatMul(qa, qb, native.Output(7))
+	assert.ErrorIs(t, err, native.ErrInvalidArgument)
 }
 
 func TestCPUMatMulBF16(t *testing.T) {
-	cpu := NewCPU()
-	a := input(t, 7, 33, InputNormal, 13)
-	b := input(t, 33, 5, InputNormal, 14)
-	got, err := cpu.MatMulBF16(a, b, OutputFloat32)
+	cpu := native.NewCPU()
+	a := input(t, 7, 33, parity.InputNormal, 13)
+	b := input(t, 33, 5, parity.InputNormal, 14)
+	got, err := cpu.MatMulBF16(a, b, native.OutputFloat32)
 	require.NoError(t, err)
 	// Reference: round each operand to BF16 by truncating the float32 bits
 	// with round-to-nearest-even done by hand, then a float64 dot product.
@@ -237,22 +231,22 @@ func TestCPUMatMulBF16(t *testing.T) {
 }
 
 func TestCPUClosed(t *testing.T) {
-	cpu := NewCPU()
+	cpu := native.NewCPU()
 	require.NoError(t, cpu.Close())
-	_, err := cpu.Amax(input(t, 1, 4, InputNormal, 1), scaling.PerTensor)
-	assert.ErrorIs(t, err, ErrClosed)
-	assert.ErrorIs(t, cpu.FWHT(make([]float32, 4), 4), ErrClosed)
-	assert.Equal(t, "cpu", Default().Info().Name)
+	_, err := cpu.Amax(input(t, 1, 4, parity.InputNormal, 1), scaling.PerTensor)
+	assert.ErrorIs(t, err, native.ErrClosed)
+	assert.ErrorIs(t, cpu.FWHT(make([]float32, 4), 4), native.ErrClosed)
+	assert.Equal(t, "cpu", native.Default().Info().Name)
 }
 
 func TestCodecAndOutputNames(t *testing.T) {
-	for _, c := range []Codec{CodecAuto, CodecSoftware, CodecHardware} {
-		got, err := ParseCodec(c.String())
+	for _, c := range []native.Codec{native.CodecAuto, native.CodecSoftware, native.CodecHardware} {
+		got, err := native.ParseCodec(c.String())
 		require.NoError(t, err)
 		assert.Equal(t, c, got)
 	}
-	_, err := ParseCodec("fast")
-	assert.ErrorIs(t, err, ErrInvalidArgument)
-	assert.Equal(t, "bf16", OutputBF16.String())
-	assert.Equal(t, "float32", OutputFloat32.String())
+	_, err := native.ParseCodec("fast")
+	assert.ErrorIs(t, err, native.ErrInvalidArgument)
+	assert.Equal(t, "bf16", native.OutputBF16.String())
+	assert.Equal(t, "float32", native.OutputFloat32.String())
 }

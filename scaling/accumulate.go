@@ -75,9 +75,10 @@ const SplitTile = 128
 
 // Accumulator presets. FastAccumulator and PromotedAccumulator are fitted to
 // an H100's cuBLASLt 13.1 FP8 products (fp8lab-gpu accum, 2026-11-22,
-// docs/gpu/h100-2026-11-22/accum.json; native's TestAccumulatorFitsH100
-// rebuilds that run's operands and checks both within 2× of the hardware
-// at every K, for sums that only grow and for sums of mixed signs).
+// docs/gpu/h100-2026-11-22/accum.json; native/accum's
+// TestAccumulatorFitsShippedRuns rebuilds the operands of every shipped
+// run and checks both within 2× of the hardware at every K, for sums that
+// only grow and for sums of mixed signs).
 var (
 	// Float32Accumulator adds in float32 with round to nearest even.
 	Float32Accumulator = Accumulator{}

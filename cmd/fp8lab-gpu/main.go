@@ -45,7 +45,9 @@ import (
 	"github.com/fp8lab/fp8lab/docs/gpu"
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/native"
+	"github.com/fp8lab/fp8lab/native/accum"
 	"github.com/fp8lab/fp8lab/native/cuda"
+	"github.com/fp8lab/fp8lab/native/parity"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/train"
 )
@@ -167,7 +169,7 @@ func runParity(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	cfg := native.ParityConfig{Seed: *seed, Short: *short, Filter: *filter, Codecs: codecs, Log: stdout}
+	cfg := parity.Config{Seed: *seed, Short: *short, Filter: *filter, Codecs: codecs, Log: stdout}
 	if *asJSON {
 		cfg.Log = stderr // progress lines; the report goes to stdout
 	}
@@ -177,7 +179,7 @@ func runParity(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(cfg.Log, "parity: cuBLASLt %s (version %d)\n", path, version)
 	}
-	rep, err := native.Parity(native.NewCPU(), d, cfg)
+	rep, err := parity.Run(native.NewCPU(), d, cfg)
 	if err != nil {
 		return err
 	}
@@ -263,7 +265,7 @@ func runAccum(args []string, stdout, stderr io.Writer) error {
 	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
-	cfg := native.AccumConfig{Seed: *seed, Log: stdout}
+	cfg := accum.Config{Seed: *seed, Log: stdout}
 	for _, f := range strings.Split(*ks, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || k < 16 || k%16 != 0 {
@@ -279,7 +281,7 @@ func runAccum(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	rep, err := native.AccumStudy(func(a, b *scaling.Quantized, fast bool) (*scaling.Tensor, error) {
+	rep, err := accum.Study(func(a, b *scaling.Quantized, fast bool) (*scaling.Tensor, error) {
 		return d.ScaledMatMulAccum(a, b, native.OutputFloat32, fast)
 	}, cfg)
 	if err != nil {
@@ -328,7 +330,7 @@ func runLinear(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// runDump writes native.Dump's cases, run on the GPU, into a new directory
+// runDump writes parity.Dump's cases, run on the GPU, into a new directory
 // for scripts/gpu/torch_oracle.py.
 func runDump(args []string, stdout, stderr io.Writer) error {
 	fs := prog.Flags("dump", "DIR [--device N] [--seed N]", stderr)
@@ -349,7 +351,7 @@ func runDump(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	m, err := native.Dump(d, dir, native.DumpConfig{Seed: *seed, Log: stderr})
+	m, err := parity.Dump(d, dir, parity.DumpConfig{Seed: *seed, Log: stderr})
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ type AccumError struct {
 	MaxNorm float64 `json:"max_norm"`
 }
 
-// AccumRow is one (operands, K) measurement of native.AccumStudy: the
+// AccumRow is one (operands, K) measurement of native/accum's Study: the
 // device with fast accumulation off and on, and scaling.Accumulator's
 // emulations of it.
 type AccumRow struct {
@@ -28,7 +28,7 @@ type AccumRow struct {
 	Promoted *AccumError `json:"emulated_promoted,omitempty"`
 }
 
-// AccumReport is fp8lab-gpu accum --json (native.AccumStudy): M×K by K×N
+// AccumReport is fp8lab-gpu accum --json (native/accum's Study): M×K by K×N
 // E4M3FN operands with scale 1, K from Rows, rebuilt from Seed+K.
 type AccumReport struct {
 	M int `json:"m"`
@@ -60,8 +60,8 @@ func (r *AccumReport) init() { r.Seed = 1 }
 // Emulated is emulated.json: what the emulator of this fp8lab gives on a
 // run's accumulation operands (rebuilt from AccumReport's M, N and Seed),
 // so that the emulation shown beside old measurements is the current one.
-// native's TestAccumulatorFitsShippedRuns checks it against the code and
-// rewrites it with -update.
+// native/accum's TestAccumulatorFitsShippedRuns checks it against the
+// code and rewrites it with -update.
 type Emulated struct {
 	// Fast and Promoted are scaling.FastAccumulator and
 	// scaling.PromotedAccumulator as they were when the file was written.

@@ -8,7 +8,7 @@
 //	bench.json     fp8lab-gpu bench --json: kernel bandwidths and products
 //	accum.json     fp8lab-gpu accum --json: fast accumulation against K
 //	emulated.json  the current emulator on accum.json's operands (written by
-//	               `go test ./native -run TestAccumulatorFitsShippedRuns -update`)
+//	               `go test ./native/accum -run TestAccumulatorFitsShippedRuns -update`)
 //	linear.json    fp8lab-gpu linear --json: one FP8 linear layer, three plans
 //
 // A run needs info.json; the others are optional. Adding a run is adding a

@@ -11,6 +11,7 @@ import (
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/native/cuda"
+	"github.com/fp8lab/fp8lab/native/parity"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -55,11 +56,11 @@ func run(w io.Writer, short bool) ([]result, error) {
 	fmt.Fprintln(tw, "M=N=K\tFP8 ms\tBF16 ms\tFP8 TFLOP/s\tBF16 TFLOP/s\tFP8 error\tBF16 error\t")
 	var out []result
 	for _, n := range sizes {
-		a, err := native.MakeInput(n, n, native.InputNormal, 1)
+		a, err := parity.MakeInput(n, n, parity.InputNormal, 1)
 		if err != nil {
 			return nil, err
 		}
-		b, err := native.MakeInput(n, n, native.InputNormal, 2)
+		b, err := parity.MakeInput(n, n, parity.InputNormal, 2)
 		if err != nil {
 			return nil, err
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/native"
+	"github.com/fp8lab/fp8lab/native/parity"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -50,7 +51,7 @@ func (w logWriter) Write(p []byte) (int, error) {
 func TestParity(t *testing.T) {
 	d := device(t)
 	t.Logf("device: %s", d.Info().Device)
-	rep, err := native.Parity(native.NewCPU(), d, native.ParityConfig{Seed: 1, Short: !testenv.Long(), Log: logWriter{t}})
+	rep, err := parity.Run(native.NewCPU(), d, parity.Config{Seed: 1, Short: !testenv.Long(), Log: logWriter{t}})
 	require.NoError(t, err)
 	require.NoError(t, rep.Err())
 	// The GPU must really run the operations it claims, not skip them.
@@ -78,7 +79,7 @@ func TestCodecsAgreeOnEveryFloat32Class(t *testing.T) {
 	if !d.Info().HardwareFP8 {
 		t.Skip("the hardware FP8 conversion needs sm_90")
 	}
-	x, err := native.MakeInput(64, 1024, native.InputSpecial, 9)
+	x, err := parity.MakeInput(64, 1024, parity.InputSpecial, 9)
 	require.NoError(t, err)
 	scales := []float32{1}
 	for _, f := range []*fp8.Format{fp8.E4M3FN, fp8.E5M2} {
@@ -106,7 +107,7 @@ func TestErrorsCarryTheCUDAMessage(t *testing.T) {
 	assert.Equal(t, "CUDA_ERROR_OUT_OF_MEMORY", ce.Name)
 	assert.Contains(t, err.Error(), "out of memory")
 	// The device still works afterwards.
-	x, err := native.MakeInput(4, 8, native.InputNormal, 1)
+	x, err := parity.MakeInput(4, 8, parity.InputNormal, 1)
 	require.NoError(t, err)
 	_, err = d.Amax(x, scaling.PerTensor)
 	assert.NoError(t, err)
@@ -114,7 +115,7 @@ func TestErrorsCarryTheCUDAMessage(t *testing.T) {
 
 func TestUnsupportedAndInvalid(t *testing.T) {
 	d := device(t)
-	x, err := native.MakeInput(20, 36, native.InputNormal, 2)
+	x, err := parity.MakeInput(20, 36, parity.InputNormal, 2)
 	require.NoError(t, err)
 	_, err = d.Quantize(x, fp8.E4M3FN, scaling.PerCol, native.QuantizeOptions{})
 	assert.ErrorIs(t, err, native.ErrUnsupported)

@@ -13,7 +13,7 @@
 // machine without a usable GPU. Nothing in the default build imports it.
 //
 // Codes, scales and stochastic roundings are meant to be bit-identical to
-// the CPU backend's (see native.Parity); products agree within
+// the CPU backend's (native/parity checks it); products agree within
 // native.GEMMTolFP8 and native.GEMMTolBF16.
 //
 // Status: this package was written and compile-checked on a machine without

@@ -66,7 +66,7 @@ func (d *Device) ScaledMatMul(a, b *scaling.Quantized, out native.Output) (*scal
 // ScaledMatMulAccum is ScaledMatMul with cuBLASLt's fast accumulation
 // (CUBLASLT_MATMUL_DESC_FAST_ACCUM) on or off. Off, cuBLASLt promotes the
 // tensor cores' partial sums into float32; on, it keeps them in the tensor
-// cores' narrower accumulator (native.AccumStudy measures how narrow).
+// cores' narrower accumulator (native/accum measures how narrow).
 func (d *Device) ScaledMatMulAccum(a, b *scaling.Quantized, out native.Output, fastAccum bool) (*scaling.Tensor, error) {
 	if a == nil || b == nil {
 		return nil, fmt.Errorf("%w: nil operand", scaling.ErrShape)

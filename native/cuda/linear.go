@@ -12,6 +12,7 @@ import (
 	"github.com/fp8lab/fp8lab/docs/gpu"
 	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/native/internal/launch"
+	"github.com/fp8lab/fp8lab/native/parity"
 	"gorgonia.org/cu"
 )
 
@@ -76,7 +77,7 @@ func (d *Device) Linear(cfg LinearConfig) (*gpu.LinearReport, error) {
 // compares the results with the CPU.
 func (d *Device) checkLinear(sh launch.LinearShape, rep *gpu.LinearReport, logf func(string, ...any)) error {
 	get := func(rows, cols int, seed uint64) ([]float32, error) {
-		m, err := native.MakeInput(rows, cols, native.InputNormal, seed)
+		m, err := parity.MakeInput(rows, cols, parity.InputNormal, seed)
 		if err != nil {
 			return nil, err
 		}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check an fp8lab dump (`fp8lab-gpu dump DIR`, native.Dump) independently of fp8lab's Go code.
+"""Check an fp8lab dump (`fp8lab-gpu dump DIR`, native/parity's Dump) independently of fp8lab's Go code.
 
 Usage: torch_oracle.py [--no-torch] [--verbose] DIR
 

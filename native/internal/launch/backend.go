@@ -22,7 +22,7 @@ type Runner interface {
 
 // Kernels implements the elementwise operations of native.Backend (Amax,
 // Quantize, Dequantize, FWHT) as programs over a Runner. Its results are
-// bit-identical to the CPU backend's (native.Parity).
+// bit-identical to the CPU backend's (native/parity checks it).
 type Kernels struct {
 	Runner      Runner
 	Config      Config

@@ -13,7 +13,7 @@ import (
 // TestQuantizeRefusesUnlistedKinds checks, without a GPU or the emulator,
 // that every kind scaling's table does not mark GPUQuantizes (col, nvfp4,
 // tile128x1 today, and any kind added later) is refused with
-// native.ErrUnsupported before anything runs, so that Parity skips it.
+// native.ErrUnsupported before anything runs, so that parity.Run skips it.
 func TestQuantizeRefusesUnlistedKinds(t *testing.T) {
 	x, err := scaling.RandomNormal(3, 5, 1, 1)
 	require.NoError(t, err)

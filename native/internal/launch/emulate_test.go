@@ -19,6 +19,7 @@ import (
 	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/native/kernels"
+	"github.com/fp8lab/fp8lab/native/parity"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,7 +28,7 @@ import (
 // The tests of this file run the launch programs on the real kernels of
 // native/kernels/sw.cu, compiled for the host by testdata/emulate.cc (one
 // coroutine per CUDA thread), and compare the results with the CPU backend
-// through native.Parity. They check what the GPU cannot be asked here:
+// through parity.Run. They check what the GPU cannot be asked here:
 // grids, indexing, shuffles, shared memory and the launch arguments.
 
 var emu struct {
@@ -172,7 +173,7 @@ func TestEmulatedKernelsMatchTheCPU(t *testing.T) {
 	}
 	for _, f := range filters {
 		var log strings.Builder
-		rep, err := native.Parity(native.NewCPU(), dut, native.ParityConfig{Seed: 3, Short: true, Filter: f, Log: &log,
+		rep, err := parity.Run(native.NewCPU(), dut, parity.Config{Seed: 3, Short: true, Filter: f, Log: &log,
 			Codecs: []native.Codec{native.CodecSoftware}})
 		require.NoError(t, err)
 		require.NoError(t, rep.Err(), "filter %q:\n%s", f, failures(log.String()))
@@ -213,7 +214,7 @@ func failures(log string) string {
 func TestEmulatedLargeFWHTUsesGlobalPasses(t *testing.T) {
 	r := emulator(t)
 	k := &Kernels{Runner: r, Config: emuConfig}
-	x, err := native.MakeInput(2, 1<<15, native.InputNormal, 4)
+	x, err := parity.MakeInput(2, 1<<15, parity.InputNormal, 4)
 	require.NoError(t, err)
 	got := append([]float32(nil), x.Data...)
 	before := r.launches
@@ -235,7 +236,7 @@ func TestEmulatedMatrixHelpers(t *testing.T) {
 	for i := range src {
 		src[i] = uint8(i * 7)
 	}
-	x, err := native.MakeInput(rows, cols, native.InputSpecial, 5)
+	x, err := parity.MakeInput(rows, cols, parity.InputSpecial, 5)
 	require.NoError(t, err)
 	fa, fb := make([]float32, rows), make([]float32, cols)
 	for i := range fa {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/docs/gpu"
 	"github.com/fp8lab/fp8lab/fp8"
-	"github.com/fp8lab/fp8lab/native"
+	"github.com/fp8lab/fp8lab/native/parity"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -89,7 +89,7 @@ func hostGEMM(g *GEMM, buf [][]byte) {
 func linearInputs(t *testing.T, sh LinearShape) (x, wt, dy []float32) {
 	t.Helper()
 	get := func(rows, cols int, seed uint64) []float32 {
-		m, err := native.MakeInput(rows, cols, native.InputNormal, seed)
+		m, err := parity.MakeInput(rows, cols, parity.InputNormal, seed)
 		require.NoError(t, err)
 		return m.Data
 	}

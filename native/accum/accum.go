@@ -1,4 +1,12 @@
-package native
+// Package accum measures how a GPU's FP8 matrix product accumulates. Study
+// multiplies seeded E4M3FN operands at growing K with the device's fast
+// accumulation off and on, compares both with the exact product and with
+// scaling's emulated accumulators, and fits an emulated accumulator to the
+// device; Operands rebuilds those operands bit for bit on any machine.
+// fp8lab-gpu accum runs the study on a GPU, docs/gpu keeps the runs, and
+// this package's tests hold scaling.FastAccumulator and
+// scaling.PromotedAccumulator to every shipped run.
+package accum
 
 import (
 	"fmt"
@@ -9,15 +17,16 @@ import (
 	"github.com/fp8lab/fp8lab/docs/gpu"
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/parallel"
+	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
-// AccumProduct multiplies two per-tensor-scaled FP8 matrices into float32,
-// with a device's fast accumulation on or off: what AccumStudy measures.
-type AccumProduct func(a, b *scaling.Quantized, fastAccum bool) (*scaling.Tensor, error)
+// Product multiplies two per-tensor-scaled FP8 matrices into float32,
+// with a device's fast accumulation on or off: what Study measures.
+type Product func(a, b *scaling.Quantized, fastAccum bool) (*scaling.Tensor, error)
 
-// AccumConfig configures AccumStudy.
-type AccumConfig struct {
+// Config configures Study.
+type Config struct {
 	// Ks are the contraction lengths (default 512, 1024, ..., 16384).
 	Ks []int
 	// M and N size the output (default 128×128: 16384 dot products per K).
@@ -47,19 +56,19 @@ func accumCandidates() []scaling.Accumulator {
 	return out
 }
 
-// AccumStudy measures how a device's FP8 product accumulates. For each K it
+// Study measures how a device's FP8 product accumulates. For each K it
 // multiplies M×K by K×N E4M3FN matrices (scale 1, values of |N(0,1)| —
 // "positive", where the running sum only grows — and of N(0,1), "signed";
-// AccumOperands builds them) with the device's fast accumulation off and
+// Operands builds them) with the device's fast accumulation off and
 // on, and compares both with the exact product (float64, exact for these
 // operands) and with scaling.ScaledMatMul's emulations:
 // scaling.FastAccumulator against fast accumulation on,
 // scaling.PromotedAccumulator against it off. It then fits the emulated
 // accumulator to the device's fast accumulation. DeepSeek-V3 (§3.3.2)
 // reports about 14 bits kept, and a relative error near 2% at K = 4096.
-func AccumStudy(dev AccumProduct, cfg AccumConfig) (*gpu.AccumReport, error) {
+func Study(dev Product, cfg Config) (*gpu.AccumReport, error) {
 	if dev == nil {
-		return nil, fmt.Errorf("%w: nil product", ErrInvalidArgument)
+		return nil, fmt.Errorf("%w: nil product", native.ErrInvalidArgument)
 	}
 	if cfg.Ks == nil {
 		cfg.Ks = []int{512, 1024, 2048, 4096, 8192, 16384}
@@ -68,20 +77,20 @@ func AccumStudy(dev AccumProduct, cfg AccumConfig) (*gpu.AccumReport, error) {
 		cfg.M, cfg.N = 128, 128
 	}
 	if cfg.M < 16 || cfg.N < 16 || cfg.M%16 != 0 || cfg.N%16 != 0 || cfg.M*cfg.N > 1<<20 {
-		return nil, fmt.Errorf("%w: accumulation study output %d×%d (multiples of 16, at most 2^20 elements)", ErrInvalidArgument, cfg.M, cfg.N)
+		return nil, fmt.Errorf("%w: accumulation study output %d×%d (multiples of 16, at most 2^20 elements)", native.ErrInvalidArgument, cfg.M, cfg.N)
 	}
 	for _, k := range cfg.Ks {
 		if k < 16 || k%16 != 0 || k > 1<<16 {
-			return nil, fmt.Errorf("%w: accumulation study K = %d (a multiple of 16, at most 65536)", ErrInvalidArgument, k)
+			return nil, fmt.Errorf("%w: accumulation study K = %d (a multiple of 16, at most 65536)", native.ErrInvalidArgument, k)
 		}
 	}
 	promoted := scaling.PromotedAccumulator
 	rep := &gpu.AccumReport{M: cfg.M, N: cfg.N, Seed: cfg.Seed, Shipped: scaling.FastAccumulator, Promoted: &promoted}
 	cands := accumCandidates()
 	candErr := make([][]gpu.AccumError, len(cands)) // candidate × row
-	for _, kind := range AccumKinds {
+	for _, kind := range Kinds {
 		for _, k := range cfg.Ks {
-			a, b, err := AccumOperands(cfg.M, k, cfg.N, kind, cfg.Seed)
+			a, b, err := Operands(cfg.M, k, cfg.N, kind, cfg.Seed)
 			if err != nil {
 				return nil, err
 			}
@@ -92,7 +101,7 @@ func AccumStudy(dev AccumProduct, cfg AccumConfig) (*gpu.AccumReport, error) {
 					return gpu.AccumError{}, err
 				}
 				if d == nil || d.Rows != cfg.M || d.Cols != cfg.N || len(d.Data) != cfg.M*cfg.N {
-					return gpu.AccumError{}, fmt.Errorf("%w: the product is not a %d×%d tensor", ErrInvalidArgument, cfg.M, cfg.N)
+					return gpu.AccumError{}, fmt.Errorf("%w: the product is not a %d×%d tensor", native.ErrInvalidArgument, cfg.M, cfg.N)
 				}
 				return accumError(d.Data, ref, mass), nil
 			}
@@ -161,16 +170,16 @@ func AccumStudy(dev AccumProduct, cfg AccumConfig) (*gpu.AccumReport, error) {
 	return rep, nil
 }
 
-// AccumKinds are AccumStudy's operand kinds, in the order of its rows.
-var AccumKinds = []string{"positive", "signed"}
+// Kinds are Study's operand kinds, in the order of its rows.
+var Kinds = []string{"positive", "signed"}
 
-// AccumOperands returns the operands AccumStudy multiplies at K: M×K and
+// Operands returns the operands Study multiplies at K: M×K and
 // K×N E4M3FN matrices with scale 1 whose values are E4M3FN roundings of
 // |N(0,1)| (kind "positive") or N(0,1) ("signed"), drawn from a PCG seeded
 // with seed+K. Any machine rebuilds a GPU run's operands bit for bit.
-func AccumOperands(m, k, n int, kind string, seed uint64) (a, b *scaling.Quantized, err error) {
+func Operands(m, k, n int, kind string, seed uint64) (a, b *scaling.Quantized, err error) {
 	if kind != "positive" && kind != "signed" {
-		return nil, nil, fmt.Errorf("%w: operand kind %q (positive or signed)", ErrInvalidArgument, kind)
+		return nil, nil, fmt.Errorf("%w: operand kind %q (positive or signed)", native.ErrInvalidArgument, kind)
 	}
 	r := rand.New(rand.NewPCG(seed+uint64(k), 0x61CC))
 	make1 := func(rows, cols int) (*scaling.Quantized, error) {
@@ -182,7 +191,7 @@ func AccumOperands(m, k, n int, kind string, seed uint64) (a, b *scaling.Quantiz
 			}
 			t.Data[i] = float32(v)
 		}
-		return NewCPU().Quantize(t, fp8.E4M3FN, scaling.PerTensor, QuantizeOptions{Scales: []float32{1}})
+		return native.NewCPU().Quantize(t, fp8.E4M3FN, scaling.PerTensor, native.QuantizeOptions{Scales: []float32{1}})
 	}
 	if a, err = make1(m, k); err != nil {
 		return nil, nil, err

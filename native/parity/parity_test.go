@@ -1,4 +1,4 @@
-package native
+package parity
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,29 +17,29 @@ import (
 // faulty wraps the CPU backend and breaks one operation, to show that
 // Parity notices.
 type faulty struct {
-	*CPU
-	info  Info
+	*native.CPU
+	info  native.Info
 	fault string
 }
 
-func (f *faulty) Info() Info { return f.info }
+func (f *faulty) Info() native.Info { return f.info }
 
 func (f *faulty) Amax(t *scaling.Tensor, g scaling.Granularity) (*scaling.Tensor, error) {
 	if f.fault == "amax-unsupported" {
-		return nil, fmt.Errorf("%w: no amax here", ErrUnsupported)
+		return nil, fmt.Errorf("%w: no amax here", native.ErrUnsupported)
 	}
 	return f.CPU.Amax(t, g)
 }
 
-func (f *faulty) Quantize(t *scaling.Tensor, fm *fp8.Format, g scaling.Granularity, o QuantizeOptions) (*scaling.Quantized, error) {
+func (f *faulty) Quantize(t *scaling.Tensor, fm *fp8.Format, g scaling.Granularity, o native.QuantizeOptions) (*scaling.Quantized, error) {
 	switch {
 	case f.fault == "gpu-limits" && (g == scaling.PerCol || g == scaling.Tile128x1 || g == scaling.NVFP4 || g == scaling.PerRow):
-		return nil, fmt.Errorf("%w: not on this device", ErrUnsupported)
+		return nil, fmt.Errorf("%w: not on this device", native.ErrUnsupported)
 	case f.fault == "stream" && o.Stochastic != nil:
 		s := *o.Stochastic
 		s.Stream++
 		o.Stochastic = &s
-	case f.fault == "hardware-nan" && o.Codec == CodecHardware:
+	case f.fault == "hardware-nan" && o.Codec == native.CodecHardware:
 		q, err := f.CPU.Quantize(t, fm, g, o)
 		if err == nil {
 			for i, x := range t.Data {
@@ -67,7 +68,7 @@ func (f *faulty) FWHT(x []float32, block int) error {
 	return err
 }
 
-func (f *faulty) ScaledMatMul(a, b *scaling.Quantized, out Output) (*scaling.Tensor, error) {
+func (f *faulty) ScaledMatMul(a, b *scaling.Quantized, out native.Output) (*scaling.Tensor, error) {
 	r, err := f.CPU.ScaledMatMul(a, b, out)
 	if err == nil && f.fault == "gemm" {
 		r.Data[len(r.Data)-1] += 1 // about 1% of Σ|a||b| at K = 128
@@ -80,26 +81,26 @@ func (f *faulty) ScaledMatMul(a, b *scaling.Quantized, out Output) (*scaling.Ten
 	return r, err
 }
 
-func (f *faulty) MatMulBF16(a, b *scaling.Tensor, out Output) (*scaling.Tensor, error) {
+func (f *faulty) MatMulBF16(a, b *scaling.Tensor, out native.Output) (*scaling.Tensor, error) {
 	if f.fault == "bf16-transposed" {
 		return f.CPU.MatMulBF16(b, a, out) // only shapes that happen to fit
 	}
 	return f.CPU.MatMulBF16(a, b, out)
 }
 
-func runParity(t *testing.T, dut Backend, filter string) *ParityReport {
+func runCases(t *testing.T, dut native.Backend, filter string) *Report {
 	t.Helper()
 	var log bytes.Buffer
-	rep, err := Parity(NewCPU(), dut, ParityConfig{Seed: 1, Short: true, Filter: filter, Log: &log,
-		Codecs: []Codec{CodecSoftware, CodecHardware}})
+	rep, err := Run(native.NewCPU(), dut, Config{Seed: 1, Short: true, Filter: filter, Log: &log,
+		Codecs: []native.Codec{native.CodecSoftware, native.CodecHardware}})
 	require.NoError(t, err)
 	require.Len(t, rep.Results, rep.OK+rep.Failed+rep.Skipped)
 	assert.Equal(t, len(rep.Results), strings.Count(log.String(), "\n"), "one log line per case")
 	return rep
 }
 
-func TestParityCPUAgainstItself(t *testing.T) {
-	rep := runParity(t, NewCPU(), "")
+func TestRunCPUAgainstItself(t *testing.T) {
+	rep := runCases(t, native.NewCPU(), "")
 	require.NoError(t, rep.Err())
 	assert.Zero(t, rep.Failed)
 	assert.Zero(t, rep.Skipped)
@@ -118,7 +119,7 @@ func TestParityCPUAgainstItself(t *testing.T) {
 	assert.Positive(t, rejected, "NaN inputs under current scaling are rejected by both")
 }
 
-func TestParityFindsFaults(t *testing.T) {
+func TestRunFindsFaults(t *testing.T) {
 	cases := []struct{ fault, filter, want string }{
 		{"code", "quantize E4M3FN tensor 37x300 normal nearest", "code (0, 40)"},
 		{"scale", "quantize E5M2 mx 37x300 wide nearest", "scale of block 0"},
@@ -130,7 +131,7 @@ func TestParityFindsFaults(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.fault, func(t *testing.T) {
-			rep := runParity(t, &faulty{CPU: NewCPU(), fault: c.fault}, c.filter)
+			rep := runCases(t, &faulty{CPU: native.NewCPU(), fault: c.fault}, c.filter)
 			require.NotEmpty(t, rep.Results, "the filter selects cases")
 			require.Error(t, rep.Err())
 			var details []string
@@ -144,16 +145,16 @@ func TestParityFindsFaults(t *testing.T) {
 	}
 }
 
-func TestParityToleratesRoundingNoiseAndSkipsUnsupported(t *testing.T) {
-	rep := runParity(t, &faulty{CPU: NewCPU(), fault: "gemm-noise"}, "scaled-matmul")
+func TestRunToleratesRoundingNoiseAndSkipsUnsupported(t *testing.T) {
+	rep := runCases(t, &faulty{CPU: native.NewCPU(), fault: "gemm-noise"}, "scaled-matmul")
 	assert.NoError(t, rep.Err(), "a float32 ulp is within the GEMM tolerance")
 	// An operation the GPU is known to lack is skipped; any other
 	// unsupported answer fails.
-	rep = runParity(t, &faulty{CPU: NewCPU(), fault: "amax-unsupported"}, "amax tensor")
+	rep = runCases(t, &faulty{CPU: native.NewCPU(), fault: "amax-unsupported"}, "amax tensor")
 	assert.Error(t, rep.Err(), "amax is no known GPU limit")
 	assert.Equal(t, rep.Failed, len(rep.Results))
 	assert.Contains(t, rep.Results[0].Detail, "unexpected skip")
-	rep = runParity(t, &faulty{CPU: NewCPU(), fault: "gpu-limits"}, "quantize E4M3FN")
+	rep = runCases(t, &faulty{CPU: native.NewCPU(), fault: "gpu-limits"}, "quantize E4M3FN")
 	skipped := map[string]int{}
 	for _, r := range rep.Results {
 		if r.Status != "ok" {
@@ -164,7 +165,7 @@ func TestParityToleratesRoundingNoiseAndSkipsUnsupported(t *testing.T) {
 	assert.Positive(t, n)
 	assert.Equal(t, map[string]int{"skip col": n, "skip tile128x1": n, "FAIL row": n}, skipped,
 		"column scales and N×1 tiles are known GPU limits, row scales are not")
-	rep = runParity(t, &faulty{CPU: NewCPU(), fault: "gpu-limits"}, "quantize E2M1 nvfp4") // and dequantize
+	rep = runCases(t, &faulty{CPU: native.NewCPU(), fault: "gpu-limits"}, "quantize E2M1 nvfp4") // and dequantize
 	assert.Positive(t, rep.Skipped)
 	for _, r := range rep.Results {
 		if strings.HasPrefix(r.Name, "quantize ") {
@@ -175,8 +176,8 @@ func TestParityToleratesRoundingNoiseAndSkipsUnsupported(t *testing.T) {
 	}
 }
 
-func TestParityStochasticRunsOnceWithTheSoftwareCodec(t *testing.T) {
-	rep := runParity(t, NewCPU(), "quantize E5M2 row 3x5 normal")
+func TestRunStochasticRunsOnceWithTheSoftwareCodec(t *testing.T) {
+	rep := runCases(t, native.NewCPU(), "quantize E5M2 row 3x5 normal")
 	var names []string
 	for _, r := range rep.Results {
 		names = append(names, r.Name)
@@ -188,9 +189,9 @@ func TestParityStochasticRunsOnceWithTheSoftwareCodec(t *testing.T) {
 	}, names)
 }
 
-func TestParityDefaultsCodecsFromInfo(t *testing.T) {
-	dut := &faulty{CPU: NewCPU(), info: Info{Name: "fake", HardwareFP8: true}}
-	rep, err := Parity(NewCPU(), dut, ParityConfig{Short: true, Filter: "quantize E4M3FN tensor 3x5 normal nearest"})
+func TestRunDefaultsCodecsFromInfo(t *testing.T) {
+	dut := &faulty{CPU: native.NewCPU(), info: native.Info{Name: "fake", HardwareFP8: true}}
+	rep, err := Run(native.NewCPU(), dut, Config{Short: true, Filter: "quantize E4M3FN tensor 3x5 normal nearest"})
 	require.NoError(t, err)
 	var names []string
 	for _, r := range rep.Results {
@@ -200,25 +201,6 @@ func TestParityDefaultsCodecsFromInfo(t *testing.T) {
 		"quantize E4M3FN tensor 3x5 normal nearest codec=software",
 		"quantize E4M3FN tensor 3x5 normal nearest codec=hardware",
 	}, names)
-	_, err = Parity(nil, dut, ParityConfig{})
-	assert.ErrorIs(t, err, ErrInvalidArgument)
-}
-
-func TestProductError(t *testing.T) {
-	a := &scaling.Tensor{Rows: 1, Cols: 2, Data: []float32{1, -2}}
-	b := &scaling.Tensor{Rows: 2, Cols: 1, Data: []float32{3, 4}}
-	r := &scaling.Tensor{Rows: 1, Cols: 1, Data: []float32{-5}}
-	d := &scaling.Tensor{Rows: 1, Cols: 1, Data: []float32{-5.11}}
-	e, i, j := ProductError(a, b, r, d, OutputFloat32)
-	assert.InDelta(t, 0.11/11, e, 1e-6) // Σ|a||b| = 3 + 8
-	assert.Equal(t, [2]int{0, 0}, [2]int{i, j})
-	d.Data[0] = float32(math.NaN())
-	e, _, _ = ProductError(a, b, r, d, OutputFloat32)
-	assert.True(t, math.IsInf(e, 1))
-	// One BF16 ulp is forgiven for bf16 output: ulp(5) = 2^-5.
-	d.Data[0] = -5 - 0x1p-5
-	e, _, _ = ProductError(a, b, r, d, OutputBF16)
-	assert.Zero(t, e)
-	e, _, _ = ProductError(a, b, r, d, OutputFloat32)
-	assert.Positive(t, e)
+	_, err = Run(nil, dut, Config{})
+	assert.ErrorIs(t, err, native.ErrInvalidArgument)
 }

@@ -1,9 +1,10 @@
-package native
+package parity
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -47,7 +48,7 @@ func compareQuantized(t *scaling.Tensor, r, d *scaling.Quantized) (string, strin
 	switch {
 	case r.Rows != d.Rows || r.Cols != d.Cols:
 		return fmt.Sprintf("shape %d×%d, device %d×%d", r.Rows, r.Cols, d.Rows, d.Cols), ""
-	case !SameFormat(r.Format, d.Format) || !SameFormat(r.ScaleFormat, d.ScaleFormat):
+	case !native.SameFormat(r.Format, d.Format) || !native.SameFormat(r.ScaleFormat, d.ScaleFormat):
 		return fmt.Sprintf("formats %v/%v, device %v/%v", r.Format, r.ScaleFormat, d.Format, d.ScaleFormat), ""
 	case r.Granularity != d.Granularity:
 		return fmt.Sprintf("granularity %+v, device %+v", r.Granularity, d.Granularity), ""
@@ -111,75 +112,12 @@ func compareTensors(r, d *scaling.Tensor, what string) (string, string) {
 	return "", fmt.Sprintf("%d values identical", len(r.Data))
 }
 
-// ProductError returns the largest error of d against the reference r of
-// the product a·b, in units of Σ_k |a_ik|·|b_kj| (after allowing one BF16
-// ulp of r when out is OutputBF16), and where it occurs. Non-finite
-// mismatches count as an infinite error. Tensors that do not form the
-// product (nil, shapes that do not agree) give NaN at row and column -1.
-func ProductError(a, b, r, d *scaling.Tensor, out Output) (worst float64, row, col int) {
-	for _, t := range []*scaling.Tensor{a, b, r, d} {
-		if t.Check() != nil {
-			return math.NaN(), -1, -1
-		}
-	}
-	if a.Cols != b.Rows || r.Rows != a.Rows || r.Cols != b.Cols || d.Rows != r.Rows || d.Cols != r.Cols {
-		return math.NaN(), -1, -1
-	}
-	m, k, n := a.Rows, a.Cols, b.Cols
-	absRow := make([]float64, n)
-	row, col = -1, -1
-	for i := 0; i < m; i++ {
-		clear(absRow)
-		for p := 0; p < k; p++ {
-			av := math.Abs(float64(a.Data[i*k+p]))
-			for j, bv := range b.Data[p*n : (p+1)*n] {
-				absRow[j] += av * math.Abs(float64(bv))
-			}
-		}
-		for j := 0; j < n; j++ {
-			rv, dv := float64(r.Data[i*n+j]), float64(d.Data[i*n+j])
-			var e float64
-			switch {
-			case rv == dv || math.IsNaN(rv) && math.IsNaN(dv):
-				continue
-			case math.IsNaN(rv) || math.IsNaN(dv) || math.IsInf(rv, 0) || math.IsInf(dv, 0):
-				e = math.Inf(1)
-			default:
-				diff := math.Abs(rv - dv)
-				if out == OutputBF16 {
-					diff = max(0, diff-bf16Ulp(rv))
-				}
-				if diff == 0 {
-					continue
-				}
-				e = diff / absRow[j]
-				if absRow[j] == 0 {
-					e = math.Inf(1)
-				}
-			}
-			if e > worst {
-				worst, row, col = e, i, j
-			}
-		}
-	}
-	return worst, row, col
-}
-
-// bf16Ulp returns the spacing of BF16 values at |v|.
-func bf16Ulp(v float64) float64 {
-	if v == 0 {
-		return 0x1p-133
-	}
-	_, e := math.Frexp(v) // |v| in [2^(e-1), 2^e)
-	return math.Ldexp(1, max(e-1-7, -133))
-}
-
 // compareProduct checks d against r within tol (see GEMMTolFP8).
-func compareProduct(a, b, r, d *scaling.Tensor, tol float64, out Output) (string, string) {
+func compareProduct(a, b, r, d *scaling.Tensor, tol float64, out native.Output) (string, string) {
 	if r.Rows != d.Rows || r.Cols != d.Cols {
 		return fmt.Sprintf("shape %d×%d, device %d×%d", r.Rows, r.Cols, d.Rows, d.Cols), ""
 	}
-	worst, i, j := ProductError(a, b, r, d, out)
+	worst, i, j := native.ProductError(a, b, r, d, out)
 	if worst > tol {
 		n := r.Cols
 		return fmt.Sprintf("element (%d, %d): reference %g, device %g: error %.3g of Σ|a||b| > tolerance %.3g",

@@ -1,17 +1,18 @@
-package native
+package accum
 
 import (
 	"bytes"
 	"math"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // emulatedDevice multiplies like a GPU whose fast accumulation keeps acc.
-func emulatedDevice(acc scaling.Accumulator) AccumProduct {
+func emulatedDevice(acc scaling.Accumulator) Product {
 	return func(a, b *scaling.Quantized, fast bool) (*scaling.Tensor, error) {
 		if fast {
 			return scaling.ScaledMatMul(a, b, acc)
@@ -23,7 +24,7 @@ func emulatedDevice(acc scaling.Accumulator) AccumProduct {
 func TestAccumStudyRecoversAKnownAccumulator(t *testing.T) {
 	for _, acc := range []scaling.Accumulator{{MantissaBits: 12}, {MantissaBits: 14, AlignGroup: 16}} {
 		var log bytes.Buffer
-		rep, err := AccumStudy(emulatedDevice(acc), AccumConfig{Ks: []int{256, 1024, 4096}, M: 16, N: 32, Seed: 1, Log: &log})
+		rep, err := Study(emulatedDevice(acc), Config{Ks: []int{256, 1024, 4096}, M: 16, N: 32, Seed: 1, Log: &log})
 		require.NoError(t, err)
 		assert.Equal(t, acc, rep.Fit, acc.String())
 		assert.Equal(t, 1.0, rep.FitSpread)
@@ -44,18 +45,18 @@ func TestAccumStudyRecoversAKnownAccumulator(t *testing.T) {
 
 func TestAccumStudyRefusesBadShapes(t *testing.T) {
 	dev := emulatedDevice(scaling.FastAccumulator)
-	for _, cfg := range []AccumConfig{{M: 8, N: 16}, {M: 16, N: 16, Ks: []int{20}}, {M: 16, N: 16, Ks: []int{1 << 17}}, {M: 4096, N: 4096}} {
-		_, err := AccumStudy(dev, cfg)
-		assert.ErrorIs(t, err, ErrInvalidArgument, "%+v", cfg)
+	for _, cfg := range []Config{{M: 8, N: 16}, {M: 16, N: 16, Ks: []int{20}}, {M: 16, N: 16, Ks: []int{1 << 17}}, {M: 4096, N: 4096}} {
+		_, err := Study(dev, cfg)
+		assert.ErrorIs(t, err, native.ErrInvalidArgument, "%+v", cfg)
 	}
-	_, err := AccumStudy(nil, AccumConfig{})
-	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, _, err = AccumOperands(16, 16, 16, "mixed", 1)
-	assert.ErrorIs(t, err, ErrInvalidArgument)
+	_, err := Study(nil, Config{})
+	assert.ErrorIs(t, err, native.ErrInvalidArgument)
+	_, _, err = Operands(16, 16, 16, "mixed", 1)
+	assert.ErrorIs(t, err, native.ErrInvalidArgument)
 }
 
 func TestExactProductIsExact(t *testing.T) {
-	a, b, err := AccumOperands(16, 64, 16, "signed", 3)
+	a, b, err := Operands(16, 64, 16, "signed", 3)
 	require.NoError(t, err)
 	ref, mass := exactProduct(a, b)
 	da, _ := a.Dequantize()

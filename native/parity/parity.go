@@ -1,4 +1,4 @@
-package native
+package parity
 
 import (
 	"errors"
@@ -8,67 +8,48 @@ import (
 	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
-// Tolerances of the matrix products in Parity. Codes, scales, stochastic
-// roundings, amaxes, dequantized values and Hadamard transforms must be
-// bit-identical (NaN payloads aside); products may differ in the order of
-// their float32 additions, so they are compared with
-//
-//	|dut - ref| <= tol · Σ_k |a_ik|·|b_kj|  (+ one BF16 ulp of ref for bf16 output)
-//
-// where a and b are the operands as the product sees them (decoded and
-// descaled for FP8, rounded to BF16 for the BF16 product).
-const (
-	// GEMMTolFP8 is the relative tolerance of the scaled FP8 product. It
-	// allows the reduced-precision accumulation of Hopper's FP8 tensor cores
-	// between promotions to float32, which cuBLASLt does even with fast
-	// accumulation off: on an H100 (CUDA 13.0, cuBLASLt 13.1) products of
-	// K = 48..512 reached 1.42e-3 (2^-9.5) of Σ|a||b| (BENCHMARKS.md).
-	GEMMTolFP8 = 0x1p-9
-	// GEMMTolBF16 is the relative tolerance of the BF16 product (float32
-	// accumulation in a different order).
-	GEMMTolBF16 = 0x1p-12
-)
-
-// ParityConfig configures Parity.
-type ParityConfig struct {
+// Config configures Run.
+type Config struct {
 	// Seed seeds every input tensor.
 	Seed uint64
 	// Short runs smaller tensors and fewer cases.
 	Short bool
 	// Codecs lists the device codecs to check; nil means software, plus
 	// hardware when the device under test reports HardwareFP8.
-	Codecs []Codec
+	Codecs []native.Codec
 	// Filter, when not empty, runs only the cases whose name contains it.
 	Filter string
 	// Log, when not nil, receives one line per case as it completes.
 	Log io.Writer
 }
 
-// ParityResult is the outcome of one case: Status is "ok", "FAIL" or "skip".
+// Result is the outcome of one case: Status is "ok", "FAIL" or "skip".
 // A case is skipped only where the device under test answers
-// ErrUnsupported and the case is one of the known limits of a GPU (see
-// quantizeSkip and skipGEMMShape); any other ErrUnsupported fails the case.
-type ParityResult struct {
+// native.ErrUnsupported and the case is one of the known limits of a GPU
+// (see quantizeSkip and skipGEMMShape); any other ErrUnsupported fails the
+// case.
+type Result struct {
 	Name   string `json:"name"`
 	Status string `json:"status"`
 	Detail string `json:"detail"`
 }
 
-// ParityReport collects the results of Parity.
-type ParityReport struct {
-	Ref     Info           `json:"reference"`
-	DUT     Info           `json:"device_under_test"`
-	Results []ParityResult `json:"results"`
-	OK      int            `json:"ok"`
-	Failed  int            `json:"failed"`
-	Skipped int            `json:"skipped"`
+// Report collects the results of Run.
+type Report struct {
+	Ref     native.Info `json:"reference"`
+	DUT     native.Info `json:"device_under_test"`
+	Results []Result    `json:"results"`
+	OK      int         `json:"ok"`
+	Failed  int         `json:"failed"`
+	Skipped int         `json:"skipped"`
 }
 
 // Err returns an error naming the failed cases, or nil when none failed.
-func (r *ParityReport) Err() error {
+func (r *Report) Err() error {
 	if r == nil || r.Failed == 0 {
 		return nil
 	}
@@ -81,19 +62,19 @@ func (r *ParityReport) Err() error {
 	return fmt.Errorf("parity: %d of %d cases differ (%s ...)", r.Failed, len(r.Results), strings.Join(names, "; "))
 }
 
-// parity is the state of one run.
-type parity struct {
-	ref, dut Backend
-	cfg      ParityConfig
-	rep      *ParityReport
+// runState is the state of one Run.
+type runState struct {
+	ref, dut native.Backend
+	cfg      Config
+	rep      *Report
 }
 
-func (p *parity) wants(name string) bool {
+func (p *runState) wants(name string) bool {
 	return p.cfg.Filter == "" || strings.Contains(name, p.cfg.Filter)
 }
 
-func (p *parity) record(name, status, detail string) {
-	p.rep.Results = append(p.rep.Results, ParityResult{Name: name, Status: status, Detail: detail})
+func (p *runState) record(name, status, detail string) {
+	p.rep.Results = append(p.rep.Results, Result{Name: name, Status: status, Detail: detail})
 	switch status {
 	case "ok":
 		p.rep.OK++
@@ -107,7 +88,7 @@ func (p *parity) record(name, status, detail string) {
 	}
 }
 
-// Reasons a device may answer ErrUnsupported without failing Parity: the
+// Reasons a device may answer ErrUnsupported without failing Run: the
 // limits of the CUDA backend that native/README.md lists.
 const skipGEMMShape = "the GPU's FP8 GEMM needs M, N and K multiples of 16"
 
@@ -124,11 +105,11 @@ func quantizeSkip(g scaling.Granularity) string {
 // outcome records a case from the two backends' errors and, when both
 // succeeded, the comparison's verdict (empty: identical). An ErrUnsupported
 // from the device is a skip when expect names why, and a failure otherwise.
-func (p *parity) outcome(name string, expect string, refErr, dutErr error, compare func() (string, string)) {
+func (p *runState) outcome(name string, expect string, refErr, dutErr error, compare func() (string, string)) {
 	switch {
-	case dutErr != nil && errors.Is(dutErr, ErrUnsupported) && expect != "":
+	case dutErr != nil && errors.Is(dutErr, native.ErrUnsupported) && expect != "":
 		p.record(name, "skip", expect+": "+dutErr.Error())
-	case dutErr != nil && errors.Is(dutErr, ErrUnsupported):
+	case dutErr != nil && errors.Is(dutErr, native.ErrUnsupported):
 		p.record(name, "FAIL", "unexpected skip: "+dutErr.Error())
 	case refErr != nil && dutErr != nil:
 		if s := commonSentinel(refErr, dutErr); s != nil {
@@ -152,7 +133,7 @@ func (p *parity) outcome(name string, expect string, refErr, dutErr error, compa
 // commonSentinel returns the first sentinel error both errors wrap.
 func commonSentinel(a, b error) error {
 	for _, s := range []error{scaling.ErrNonFinite, scaling.ErrShape, scaling.ErrFormat, scaling.ErrGranularity,
-		scaling.ErrOptions, scaling.ErrValue, ErrInvalidArgument, fp8.ErrNaN} {
+		scaling.ErrOptions, scaling.ErrValue, native.ErrInvalidArgument, fp8.ErrNaN} {
 		if errors.Is(a, s) && errors.Is(b, s) {
 			return s
 		}
@@ -160,21 +141,21 @@ func commonSentinel(a, b error) error {
 	return nil
 }
 
-// Parity runs every Backend operation on ref (the CPU backend) and dut (the
-// device under test) with the same seeded inputs — NaN, ±Inf, subnormals,
-// ties, outliers and odd sizes included — and compares the results. Cases
-// that dut does not support (ErrUnsupported) are skipped, not failed. The
-// returned error reports a setup failure only; mismatches are in the report
-// (see ParityReport.Err).
-func Parity(ref, dut Backend, cfg ParityConfig) (*ParityReport, error) {
+// Run runs every native.Backend operation on ref (the CPU backend) and
+// dut (the device under test) with the same seeded inputs — NaN, ±Inf,
+// subnormals, ties, outliers and odd sizes included — and compares the
+// results. Cases that dut does not support (native.ErrUnsupported) are
+// skipped, not failed. The returned error reports a setup failure only;
+// mismatches are in the report (see Report.Err).
+func Run(ref, dut native.Backend, cfg Config) (*Report, error) {
 	if ref == nil || dut == nil {
-		return nil, fmt.Errorf("%w: nil backend", ErrInvalidArgument)
+		return nil, fmt.Errorf("%w: nil backend", native.ErrInvalidArgument)
 	}
-	p := &parity{ref: ref, dut: dut, cfg: cfg, rep: &ParityReport{Ref: ref.Info(), DUT: dut.Info()}}
+	p := &runState{ref: ref, dut: dut, cfg: cfg, rep: &Report{Ref: ref.Info(), DUT: dut.Info()}}
 	if p.cfg.Codecs == nil {
-		p.cfg.Codecs = []Codec{CodecSoftware}
+		p.cfg.Codecs = []native.Codec{native.CodecSoftware}
 		if p.rep.DUT.HardwareFP8 {
-			p.cfg.Codecs = append(p.cfg.Codecs, CodecHardware)
+			p.cfg.Codecs = append(p.cfg.Codecs, native.CodecHardware)
 		}
 	}
 	steps := []func() error{p.amax, p.quantize, p.givenScales, p.dequantize, p.fwht, p.scaledMatMul, p.matMulBF16}
@@ -194,7 +175,7 @@ var bigShape = [2]int{1536, 8192}
 // shapes returns the tensor shapes of the elementwise cases: odd sizes,
 // partial blocks, rows whose length is not a multiple of 4, aligned ones
 // and, unless Short, bigShape.
-func (p *parity) shapes() [][2]int {
+func (p *runState) shapes() [][2]int {
 	s := [][2]int{{1, 1}, {3, 5}, {37, 300}, {130, 257}, {256, 512}}
 	if !p.cfg.Short {
 		s = append(s, [2]int{129, 4096}, [2]int{1, 65536}, bigShape)
@@ -206,9 +187,9 @@ func (p *parity) shapes() [][2]int {
 // rounding has no hardware conversion before sm_100, so the device runs the
 // software codec whatever the codec asked: such a case runs once, labelled
 // codec=software, rather than twice under two names for one code path.
-func (p *parity) codecsFor(o QuantizeOptions) []Codec {
+func (p *runState) codecsFor(o native.QuantizeOptions) []native.Codec {
 	if o.Stochastic != nil && len(p.cfg.Codecs) > 0 {
-		return []Codec{CodecSoftware}
+		return []native.Codec{native.CodecSoftware}
 	}
 	return p.cfg.Codecs
 }
@@ -221,7 +202,7 @@ func granularities() []scaling.Granularity {
 	return append(scaling.Granularities(), scaling.Tile(64), scaling.Tile(100), scaling.Block(32, 64))
 }
 
-func (p *parity) amax() error {
+func (p *runState) amax() error {
 	for _, sh := range p.shapes() {
 		for _, kind := range []InputKind{InputNormal, InputSpecial} {
 			t, err := MakeInput(sh[0], sh[1], kind, p.cfg.Seed)
@@ -254,35 +235,38 @@ func (p *parity) amax() error {
 type quantCase struct {
 	label string
 	input InputKind
-	opts  QuantizeOptions
+	opts  native.QuantizeOptions
 }
 
-func (p *parity) quantCases(g scaling.Granularity, caseNo int) []quantCase {
+func (p *runState) quantCases(g scaling.Granularity, caseNo int) []quantCase {
 	seed := p.cfg.Seed + uint64(caseNo)
 	rule := []scaling.ScaleRule{{}, {Margin: 1}, {Eps: 1e-3}, {Pow2: scaling.Pow2Up}}[caseNo%4]
 	mxr := fp8.ScaleRounding(caseNo % 3)
-	base := QuantizeOptions{Rule: rule}
-	tie := QuantizeOptions{Rule: scaling.ScaleRule{Pow2: scaling.Pow2Down}}
+	base := native.QuantizeOptions{Rule: rule}
+	tie := native.QuantizeOptions{Rule: scaling.ScaleRule{Pow2: scaling.Pow2Down}}
 	if !g.FloatScales() {
-		base = QuantizeOptions{MXRounding: mxr}
-		tie = QuantizeOptions{}
+		base = native.QuantizeOptions{MXRounding: mxr}
+		tie = native.QuantizeOptions{}
 		if g.Scales() != scaling.ScaleE8M0 {
 			base.MXRounding = 0
 		}
 	}
-	with := func(o QuantizeOptions, s *Stochastic) QuantizeOptions { o.Stochastic = s; return o }
+	with := func(o native.QuantizeOptions, s *native.Stochastic) native.QuantizeOptions {
+		o.Stochastic = s
+		return o
+	}
 	return []quantCase{
 		{"nearest", InputNormal, base},
 		{"nearest", InputWide, base},
 		{"nearest", InputTies, tie},
-		{"stochastic32", InputNormal, with(base, &Stochastic{Seed: seed, Stream: 7, Bits: 32})},
-		{"stochastic3", InputWide, with(base, &Stochastic{Seed: seed, Stream: 1 << 40, Bits: 3})},
-		{"stochastic16", InputTies, with(tie, &Stochastic{Seed: seed ^ 0xABCDEF, Stream: 3, Bits: 16})},
+		{"stochastic32", InputNormal, with(base, &native.Stochastic{Seed: seed, Stream: 7, Bits: 32})},
+		{"stochastic3", InputWide, with(base, &native.Stochastic{Seed: seed, Stream: 1 << 40, Bits: 3})},
+		{"stochastic16", InputTies, with(tie, &native.Stochastic{Seed: seed ^ 0xABCDEF, Stream: 3, Bits: 16})},
 		{"nearest", InputSpecial, base}, // current scaling must reject NaN/Inf on both
 	}
 }
 
-func (p *parity) quantize() error {
+func (p *runState) quantize() error {
 	n := 0
 	for _, sh := range p.shapes() {
 		for _, g := range granularities() {
@@ -327,7 +311,7 @@ func (p *parity) quantize() error {
 
 // wantsAny reports whether some codec variant of base, quantized with o,
 // passes the filter.
-func (p *parity) wantsAny(base string, o QuantizeOptions) bool {
+func (p *runState) wantsAny(base string, o native.QuantizeOptions) bool {
 	for _, c := range p.codecsFor(o) {
 		if p.wants(base + " codec=" + c.String()) {
 			return true
@@ -338,12 +322,12 @@ func (p *parity) wantsAny(base string, o QuantizeOptions) bool {
 
 // givenScales checks QuantizeWithScales, where NaN, ±Inf and overflow reach
 // the codec.
-func (p *parity) givenScales() error {
+func (p *runState) givenScales() error {
 	for _, sh := range p.shapes() {
 		for _, g := range []scaling.Granularity{scaling.PerTensor, scaling.PerRow, scaling.Tile1x128, scaling.Block128, scaling.Tile(64)} {
 			for _, f := range []*fp8.Format{fp8.E4M3FN, fp8.E5M2} {
 				base := fmt.Sprintf("quantize-scales %s %s %dx%d special", f.Name(), g, sh[0], sh[1])
-				if !p.wantsAny(base+" nearest", QuantizeOptions{}) && !p.wantsAny(base+" stochastic32", QuantizeOptions{Stochastic: &Stochastic{}}) {
+				if !p.wantsAny(base+" nearest", native.QuantizeOptions{}) && !p.wantsAny(base+" stochastic32", native.QuantizeOptions{Stochastic: &native.Stochastic{}}) {
 					continue
 				}
 				t, err := MakeInput(sh[0], sh[1], InputSpecial, p.cfg.Seed+99)
@@ -358,8 +342,8 @@ func (p *parity) givenScales() error {
 				for i := range scales {
 					scales[i] = []float32{1, 0.75, 3.1, 0x1p-20, 0x1p10, 1e-30}[i%6]
 				}
-				for _, stoch := range []*Stochastic{nil, {Seed: p.cfg.Seed, Stream: 11, Bits: 32}} {
-					opts := QuantizeOptions{Scales: scales, Stochastic: stoch}
+				for _, stoch := range []*native.Stochastic{nil, {Seed: p.cfg.Seed, Stream: 11, Bits: 32}} {
+					opts := native.QuantizeOptions{Scales: scales, Stochastic: stoch}
 					r, refErr := p.ref.Quantize(t, f, g, opts)
 					for _, c := range p.codecsFor(opts) {
 						label := "nearest"
@@ -381,7 +365,7 @@ func (p *parity) givenScales() error {
 	return nil
 }
 
-func (p *parity) dequantize() error {
+func (p *runState) dequantize() error {
 	for _, sh := range p.shapes() {
 		for _, g := range granularities() {
 			for _, f := range []*fp8.Format{fp8.E4M3FN, fp8.E5M2, fp8.E2M1} {
@@ -396,7 +380,7 @@ func (p *parity) dequantize() error {
 				if err != nil {
 					return err
 				}
-				q, err := NewCPU().Quantize(t, f, g, QuantizeOptions{})
+				q, err := native.NewCPU().Quantize(t, f, g, native.QuantizeOptions{})
 				if err != nil {
 					return fmt.Errorf("parity: preparing %s: %w", name, err)
 				}
@@ -413,7 +397,7 @@ func (p *parity) dequantize() error {
 // than one grid of the GPU's shared-memory and global passes.
 const bigFWHT = 1 << 24
 
-func (p *parity) fwht() error {
+func (p *runState) fwht() error {
 	blocks := []int{1, 2, 4, 8, 16, 32, 128, 1024, 4096, 8192, 32768}
 	for _, b := range blocks {
 		counts := []int{1, 3, 33}
@@ -450,7 +434,7 @@ func (p *parity) fwht() error {
 
 // gemmShapes returns (M, K, N) triples; the last is not a multiple of 16
 // (the GPU's FP8 path skips it).
-func (p *parity) gemmShapes() [][3]int {
+func (p *runState) gemmShapes() [][3]int {
 	s := [][3]int{{16, 16, 16}, {64, 128, 48}, {128, 256, 192}, {20, 36, 24}}
 	if !p.cfg.Short {
 		s = append(s, [3]int{256, 1024, 384})
@@ -465,7 +449,7 @@ type productPair struct {
 	ga, gb scaling.Granularity
 }
 
-// productPairs are the FP8 products Parity and Dump check: what the GPU's
+// productPairs are the FP8 products Run and Dump check: what the GPU's
 // cuBLASLt path takes (tensor × tensor, E4M3FN × E5M2, row × column).
 var productPairs = []productPair{
 	{fp8.E4M3FN, fp8.E4M3FN, scaling.PerTensor, scaling.PerTensor},
@@ -473,10 +457,10 @@ var productPairs = []productPair{
 	{fp8.E4M3FN, fp8.E4M3FN, scaling.PerRow, scaling.PerCol},
 }
 
-func (p *parity) scaledMatMul() error {
+func (p *runState) scaledMatMul() error {
 	for _, sh := range p.gemmShapes() {
 		for _, pr := range productPairs {
-			for _, out := range []Output{OutputFloat32, OutputBF16} {
+			for _, out := range []native.Output{native.OutputFloat32, native.OutputBF16} {
 				name := fmt.Sprintf("scaled-matmul %s(%s)x%s(%s) %dx%dx%d -> %s", pr.fa.Name(), pr.ga, pr.fb.Name(), pr.gb, sh[0], sh[1], sh[2], out)
 				if !p.wants(name) {
 					continue
@@ -489,12 +473,12 @@ func (p *parity) scaledMatMul() error {
 				if err != nil {
 					return err
 				}
-				cpu := NewCPU()
-				qa, err := cpu.Quantize(a, pr.fa, pr.ga, QuantizeOptions{})
+				cpu := native.NewCPU()
+				qa, err := cpu.Quantize(a, pr.fa, pr.ga, native.QuantizeOptions{})
 				if err != nil {
 					return err
 				}
-				qb, err := cpu.Quantize(b, pr.fb, pr.gb, QuantizeOptions{})
+				qb, err := cpu.Quantize(b, pr.fb, pr.gb, native.QuantizeOptions{})
 				if err != nil {
 					return err
 				}
@@ -510,7 +494,7 @@ func (p *parity) scaledMatMul() error {
 					if err := errors.Join(err1, err2); err != nil {
 						return err.Error(), ""
 					}
-					return compareProduct(da, db, r, d, GEMMTolFP8, out)
+					return compareProduct(da, db, r, d, native.GEMMTolFP8, out)
 				})
 			}
 		}
@@ -518,9 +502,9 @@ func (p *parity) scaledMatMul() error {
 	return nil
 }
 
-func (p *parity) matMulBF16() error {
+func (p *runState) matMulBF16() error {
 	for _, sh := range p.gemmShapes() {
-		for _, out := range []Output{OutputFloat32, OutputBF16} {
+		for _, out := range []native.Output{native.OutputFloat32, native.OutputBF16} {
 			name := fmt.Sprintf("matmul-bf16 %dx%dx%d -> %s", sh[0], sh[1], sh[2], out)
 			if !p.wants(name) {
 				continue
@@ -536,7 +520,7 @@ func (p *parity) matMulBF16() error {
 			r, refErr := p.ref.MatMulBF16(a, b, out)
 			d, dutErr := p.dut.MatMulBF16(a, b, out)
 			p.outcome(name, "", refErr, dutErr, func() (string, string) {
-				return compareProduct(ToBF16(a), ToBF16(b), r, d, GEMMTolBF16, out)
+				return compareProduct(native.ToBF16(a), native.ToBF16(b), r, d, native.GEMMTolBF16, out)
 			})
 		}
 	}

@@ -1,4 +1,4 @@
-package native
+package parity
 
 import (
 	"bytes"
@@ -13,18 +13,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/tensorio"
 )
 
 // oracleScript is the torch oracle, relative to this package.
-const oracleScript = "../scripts/gpu/torch_oracle.py"
+const oracleScript = "../../scripts/gpu/torch_oracle.py"
 
 // dumpCPU dumps the CPU backend into a new temporary directory.
 func dumpCPU(t *testing.T) (string, *DumpManifest) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "dump")
-	m, err := Dump(NewCPU(), dir, DumpConfig{Seed: 1})
+	m, err := Dump(native.NewCPU(), dir, DumpConfig{Seed: 1})
 	require.NoError(t, err)
 	return dir, m
 }
@@ -65,16 +66,18 @@ func TestDumpCPU(t *testing.T) {
 
 // skipper is a backend that answers ErrUnsupported for the FWHT and fails
 // the BF16 product.
-type skipper struct{ *CPU }
+type skipper struct{ *native.CPU }
 
-func (skipper) FWHT([]float32, int) error { return fmt.Errorf("%w: no FWHT here", ErrUnsupported) }
+func (skipper) FWHT([]float32, int) error {
+	return fmt.Errorf("%w: no FWHT here", native.ErrUnsupported)
+}
 
-func (skipper) MatMulBF16(a, b *scaling.Tensor, out Output) (*scaling.Tensor, error) {
-	return nil, fmt.Errorf("%w: out of memory", ErrDevice)
+func (skipper) MatMulBF16(a, b *scaling.Tensor, out native.Output) (*scaling.Tensor, error) {
+	return nil, fmt.Errorf("%w: out of memory", native.ErrDevice)
 }
 
 func TestDumpSkipsAndFailures(t *testing.T) {
-	m, err := Dump(skipper{NewCPU()}, t.TempDir(), DumpConfig{Seed: 2})
+	m, err := Dump(skipper{native.NewCPU()}, t.TempDir(), DumpConfig{Seed: 2})
 	require.NoError(t, err)
 	for _, c := range m.Cases {
 		switch c.Op {
@@ -105,22 +108,22 @@ func TestDumpRefusesDirectory(t *testing.T) {
 	require.NoError(t, os.Symlink(filepath.Join(root, "nothing"), dangling))
 	for dir, want := range map[string]string{full: "not empty", file: "is a file", linkFile: "is a file",
 		dangling: "symlink to nothing", "": "no dump directory", "/dev/null": "device"} {
-		_, err := Dump(NewCPU(), dir, DumpConfig{})
-		assert.ErrorIs(t, err, ErrInvalidArgument, dir)
+		_, err := Dump(native.NewCPU(), dir, DumpConfig{})
+		assert.ErrorIs(t, err, native.ErrInvalidArgument, dir)
 		assert.ErrorContains(t, err, want, dir)
 	}
 	entries, err := os.ReadDir(full)
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "a refused directory is left alone")
 	_, err = Dump(nil, t.TempDir(), DumpConfig{})
-	assert.ErrorIs(t, err, ErrInvalidArgument)
+	assert.ErrorIs(t, err, native.ErrInvalidArgument)
 
 	// An empty directory, and a symlink to one, are accepted.
 	empty := filepath.Join(root, "empty")
 	require.NoError(t, os.Mkdir(empty, 0o755))
 	linkDir := filepath.Join(root, "link-dir")
 	require.NoError(t, os.Symlink(empty, linkDir))
-	_, err = Dump(NewCPU(), linkDir, DumpConfig{})
+	_, err = Dump(native.NewCPU(), linkDir, DumpConfig{})
 	require.NoError(t, err)
 	_, err = os.Stat(filepath.Join(empty, "manifest.json"))
 	assert.NoError(t, err)

@@ -1,4 +1,4 @@
-package native
+package accum
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite docs/gpu/*/emulated.json from t
 
 // TestAccumulatorFitsShippedRuns holds the emulator to the hardware: for
 // every shipped accumulation study (docs/gpu/*/accum.json) it rebuilds the
-// operands the GPU multiplied (AccumOperands from the run's M, N and seed),
+// operands the GPU multiplied (Operands from the run's M, N and seed),
 // runs scaling.FastAccumulator and scaling.PromotedAccumulator on them and
 // requires their relative errors within a factor 2 of the device's with
 // fast accumulation on and off, at every K, for both operand kinds.
@@ -48,7 +48,7 @@ func TestAccumulatorFitsShippedRuns(t *testing.T) {
 		studied++
 		em := &gpu.Emulated{Fast: scaling.FastAccumulator, Promoted: scaling.PromotedAccumulator}
 		for _, r := range rep.Rows {
-			a, b, err := AccumOperands(rep.M, r.K, rep.N, r.Operands, rep.Seed)
+			a, b, err := Operands(rep.M, r.K, rep.N, r.Operands, rep.Seed)
 			require.NoError(t, err)
 			sub := everyNthRow(a, stride)
 			ref, mass := exactProduct(sub, b)
@@ -76,16 +76,16 @@ func TestAccumulatorFitsShippedRuns(t *testing.T) {
 			assert.InEpsilon(t, stored.Fast.Rel, row.Fast.Rel, 0.15, "%s %s K=%d: the sample agrees with emulated.json", run.Name, r.Operands, r.K)
 			assert.InEpsilon(t, stored.Promoted.Rel, row.Promoted.Rel, 0.15, "%s %s K=%d", run.Name, r.Operands, r.K)
 		}
-		file := filepath.Join("..", "docs", "gpu", run.Name, "emulated.json")
+		file := filepath.Join("..", "..", "docs", "gpu", run.Name, "emulated.json")
 		switch {
 		case *update:
 			b, err := json.MarshalIndent(em, "", "  ")
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(file, append(b, '\n'), 0o644))
 		case run.Emulated == nil:
-			t.Errorf("%s has no emulated.json: run go test ./native -run TestAccumulatorFitsShippedRuns -update", run.Name)
+			t.Errorf("%s has no emulated.json: run go test ./native/accum -run TestAccumulatorFitsShippedRuns -update", run.Name)
 		case full:
-			assert.Equal(t, em, run.Emulated, "%s: emulated.json is stale: run go test ./native -run TestAccumulatorFitsShippedRuns -update", file)
+			assert.Equal(t, em, run.Emulated, "%s: emulated.json is stale: run go test ./native/accum -run TestAccumulatorFitsShippedRuns -update", file)
 		default:
 			assert.Equal(t, em.Fast, run.Emulated.Fast, "%s: emulated.json was made with another FastAccumulator (-update)", file)
 			assert.Equal(t, em.Promoted, run.Emulated.Promoted, "%s: emulated.json was made with another PromotedAccumulator (-update)", file)

@@ -1,4 +1,4 @@
-package native
+package parity
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/tensorio"
 )
@@ -32,7 +33,7 @@ type DumpConfig struct {
 	Seed uint64
 	// Codecs lists the codecs of the nearest-rounding quantize cases; nil
 	// means software, plus hardware when the backend reports HardwareFP8.
-	Codecs []Codec
+	Codecs []native.Codec
 	// Log, when not nil, receives one line per case.
 	Log io.Writer
 }
@@ -52,7 +53,7 @@ type DumpGranularity struct {
 type DumpCase struct {
 	Name   string `json:"name"`
 	Op     string `json:"op"`     // amax, quantize, dequantize, fwht, scaled_matmul, matmul_bf16
-	Status string `json:"status"` // ok, skipped (ErrUnsupported) or failed (any other error)
+	Status string `json:"status"` // ok, skipped (native.ErrUnsupported) or failed (any other error)
 	Reason string `json:"reason,omitempty"`
 	Rows   int    `json:"rows,omitempty"`
 	Cols   int    `json:"cols,omitempty"`
@@ -86,20 +87,20 @@ type DumpCase struct {
 // DumpManifest is manifest.json: the backend, the tolerances an oracle
 // applies to the products, and every case.
 type DumpManifest struct {
-	Version     int        `json:"version"`
-	Backend     Info       `json:"backend"`
-	Seed        uint64     `json:"seed"`
-	GEMMTolFP8  float64    `json:"gemm_tol_fp8"`
-	GEMMTolBF16 float64    `json:"gemm_tol_bf16"`
-	Cases       []DumpCase `json:"cases"`
-	OK          int        `json:"ok"`
-	Skipped     int        `json:"skipped"`
-	Failed      int        `json:"failed"`
-	Bytes       int64      `json:"bytes"` // .npy bytes written
+	Version     int         `json:"version"`
+	Backend     native.Info `json:"backend"`
+	Seed        uint64      `json:"seed"`
+	GEMMTolFP8  float64     `json:"gemm_tol_fp8"`
+	GEMMTolBF16 float64     `json:"gemm_tol_bf16"`
+	Cases       []DumpCase  `json:"cases"`
+	OK          int         `json:"ok"`
+	Skipped     int         `json:"skipped"`
+	Failed      int         `json:"failed"`
+	Bytes       int64       `json:"bytes"` // .npy bytes written
 }
 
 // Err names the cases the backend failed (errors other than
-// ErrUnsupported), or nil.
+// native.ErrUnsupported), or nil.
 func (m *DumpManifest) Err() error {
 	if m == nil || m.Failed == 0 {
 		return nil
@@ -114,7 +115,7 @@ func (m *DumpManifest) Err() error {
 
 // dumper is the state of one Dump.
 type dumper struct {
-	dut    Backend
+	dut    native.Backend
 	dir    string
 	cfg    DumpConfig
 	man    *DumpManifest
@@ -125,22 +126,22 @@ type dumper struct {
 // must not exist or be an empty directory, the inputs, scales and dut's
 // outputs as .npy files and manifest.json describing every case, for an
 // oracle outside fp8lab (scripts/gpu/torch_oracle.py) to check. A case dut
-// answers with ErrUnsupported is recorded as skipped, any other error of
-// dut as failed; the returned error reports setup and I/O failures only
-// (see DumpManifest.Err).
-func Dump(dut Backend, dir string, cfg DumpConfig) (*DumpManifest, error) {
+// answers with native.ErrUnsupported is recorded as skipped, any other
+// error of dut as failed; the returned error reports setup and I/O
+// failures only (see DumpManifest.Err).
+func Dump(dut native.Backend, dir string, cfg DumpConfig) (*DumpManifest, error) {
 	if dut == nil {
-		return nil, fmt.Errorf("%w: nil backend", ErrInvalidArgument)
+		return nil, fmt.Errorf("%w: nil backend", native.ErrInvalidArgument)
 	}
 	if err := prepareDumpDir(dir); err != nil {
 		return nil, err
 	}
 	d := &dumper{dut: dut, dir: dir, cfg: cfg, inputs: map[string]string{},
-		man: &DumpManifest{Version: DumpVersion, Backend: dut.Info(), Seed: cfg.Seed, GEMMTolFP8: GEMMTolFP8, GEMMTolBF16: GEMMTolBF16}}
+		man: &DumpManifest{Version: DumpVersion, Backend: dut.Info(), Seed: cfg.Seed, GEMMTolFP8: native.GEMMTolFP8, GEMMTolBF16: native.GEMMTolBF16}}
 	if d.cfg.Codecs == nil {
-		d.cfg.Codecs = []Codec{CodecSoftware}
+		d.cfg.Codecs = []native.Codec{native.CodecSoftware}
 		if d.man.Backend.HardwareFP8 {
-			d.cfg.Codecs = append(d.cfg.Codecs, CodecHardware)
+			d.cfg.Codecs = append(d.cfg.Codecs, native.CodecHardware)
 		}
 	}
 	for _, step := range []func() error{d.amax, d.quantize, d.stochastic, d.givenScales, d.dequantize, d.fwht, d.products} {
@@ -159,12 +160,12 @@ func Dump(dut Backend, dir string, cfg DumpConfig) (*DumpManifest, error) {
 // (or a symlink to one).
 func prepareDumpDir(dir string) error {
 	if dir == "" {
-		return fmt.Errorf("%w: no dump directory", ErrInvalidArgument)
+		return fmt.Errorf("%w: no dump directory", native.ErrInvalidArgument)
 	}
 	fi, err := os.Stat(dir) // follows a symlink
 	if errors.Is(err, fs.ErrNotExist) {
 		if li, lerr := os.Lstat(dir); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("%w: %s is a symlink to nothing", ErrInvalidArgument, dir)
+			return fmt.Errorf("%w: %s is a symlink to nothing", native.ErrInvalidArgument, dir)
 		}
 		return os.MkdirAll(dir, 0o755)
 	}
@@ -176,14 +177,14 @@ func prepareDumpDir(dir string) error {
 		if fi.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe|fs.ModeSocket) != 0 {
 			what = "a device, pipe or socket"
 		}
-		return fmt.Errorf("%w: %s is %s, not a directory", ErrInvalidArgument, dir, what)
+		return fmt.Errorf("%w: %s is %s, not a directory", native.ErrInvalidArgument, dir, what)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
 	if len(entries) > 0 {
-		return fmt.Errorf("%w: %s is not empty (%d entries); dump into a new directory", ErrInvalidArgument, dir, len(entries))
+		return fmt.Errorf("%w: %s is not empty (%d entries); dump into a new directory", native.ErrInvalidArgument, dir, len(entries))
 	}
 	return nil
 }
@@ -191,7 +192,7 @@ func prepareDumpDir(dir string) error {
 // add records a case whose outputs are written by write when err is nil.
 func (d *dumper) add(c DumpCase, err error, write func(c *DumpCase) error) error {
 	switch {
-	case errors.Is(err, ErrUnsupported):
+	case errors.Is(err, native.ErrUnsupported):
 		c.Status, c.Reason = "skipped", err.Error()
 		d.man.Skipped++
 	case err != nil:
@@ -325,7 +326,7 @@ func (d *dumper) amax() error {
 }
 
 // quantCase describes a quantization for the manifest.
-func (d *dumper) quantCase(name string, rows, cols int, f *fp8.Format, g scaling.Granularity, o QuantizeOptions, in string) (DumpCase, error) {
+func (d *dumper) quantCase(name string, rows, cols int, f *fp8.Format, g scaling.Granularity, o native.QuantizeOptions, in string) (DumpCase, error) {
 	dg, err := dumpGranularity(g, rows, cols)
 	if err != nil {
 		return DumpCase{}, err
@@ -355,7 +356,7 @@ func (d *dumper) quantCase(name string, rows, cols int, f *fp8.Format, g scaling
 }
 
 // quantizeOne runs one quantization and records it.
-func (d *dumper) quantizeOne(name string, t *scaling.Tensor, in string, f *fp8.Format, g scaling.Granularity, o QuantizeOptions) error {
+func (d *dumper) quantizeOne(name string, t *scaling.Tensor, in string, f *fp8.Format, g scaling.Granularity, o native.QuantizeOptions) error {
 	c, err := d.quantCase(name+" codec="+o.Codec.String(), t.Rows, t.Cols, f, g, o, in)
 	if err != nil {
 		return err
@@ -385,9 +386,9 @@ func (d *dumper) quantize() error {
 			}
 			for _, g := range quantGranularities() {
 				for _, f := range []*fp8.Format{fp8.E4M3FN, fp8.E5M2} {
-					o := QuantizeOptions{Rule: v.rule}
+					o := native.QuantizeOptions{Rule: v.rule}
 					if !g.FloatScales() {
-						o = QuantizeOptions{MXRounding: v.mx}
+						o = native.QuantizeOptions{MXRounding: v.mx}
 					}
 					for _, codec := range d.cfg.Codecs {
 						o.Codec = codec
@@ -411,8 +412,8 @@ func (d *dumper) stochastic() error {
 		return err
 	}
 	for i, f := range []*fp8.Format{fp8.E4M3FN, fp8.E5M2} {
-		st := &Stochastic{Seed: d.cfg.Seed, Stream: uint64(100 + i), Bits: []int{32, 8}[i]}
-		o := QuantizeOptions{Stochastic: st, Codec: CodecSoftware}
+		st := &native.Stochastic{Seed: d.cfg.Seed, Stream: uint64(100 + i), Bits: []int{32, 8}[i]}
+		o := native.QuantizeOptions{Stochastic: st, Codec: native.CodecSoftware}
 		name := fmt.Sprintf("quantize %s %s 256x512 normal stochastic%d", f.Name(), scaling.Tile1x128, st.Bits)
 		if err := d.quantizeOne(name, t, in, f, scaling.Tile1x128, o); err != nil {
 			return err
@@ -440,7 +441,7 @@ func (d *dumper) givenScales() error {
 		for _, f := range []*fp8.Format{fp8.E4M3FN, fp8.E5M2} {
 			for _, codec := range d.cfg.Codecs {
 				name := fmt.Sprintf("quantize-scales %s %s 130x300 special nearest", f.Name(), g)
-				if err := d.quantizeOne(name, t, in, f, g, QuantizeOptions{Scales: scales, Codec: codec}); err != nil {
+				if err := d.quantizeOne(name, t, in, f, g, native.QuantizeOptions{Scales: scales, Codec: codec}); err != nil {
 					return err
 				}
 			}
@@ -457,11 +458,11 @@ func (d *dumper) dequantize() error {
 		}
 		for _, g := range quantGranularities() {
 			for _, f := range []*fp8.Format{fp8.E4M3FN, fp8.E5M2} {
-				q, err := NewCPU().Quantize(t, f, g, QuantizeOptions{})
+				q, err := native.NewCPU().Quantize(t, f, g, native.QuantizeOptions{})
 				if err != nil {
 					return fmt.Errorf("dump: preparing dequantize %s %s: %w", f.Name(), g, err)
 				}
-				c, err := d.quantCase(fmt.Sprintf("dequantize %s %s %dx%d", f.Name(), g, sh[0], sh[1]), sh[0], sh[1], f, g, QuantizeOptions{}, "")
+				c, err := d.quantCase(fmt.Sprintf("dequantize %s %s %dx%d", f.Name(), g, sh[0], sh[1]), sh[0], sh[1], f, g, native.QuantizeOptions{}, "")
 				if err != nil {
 					return err
 				}
@@ -517,9 +518,9 @@ func (d *dumper) products() error {
 			return err
 		}
 		for _, pr := range productPairs {
-			cpu := NewCPU()
-			qa, err1 := cpu.Quantize(a, pr.fa, pr.ga, QuantizeOptions{})
-			qb, err2 := cpu.Quantize(b, pr.fb, pr.gb, QuantizeOptions{})
+			cpu := native.NewCPU()
+			qa, err1 := cpu.Quantize(a, pr.fa, pr.ga, native.QuantizeOptions{})
+			qb, err2 := cpu.Quantize(b, pr.fb, pr.gb, native.QuantizeOptions{})
 			if err := errors.Join(err1, err2); err != nil {
 				return fmt.Errorf("dump: preparing a product: %w", err)
 			}
@@ -530,8 +531,8 @@ func (d *dumper) products() error {
 			}
 			c := DumpCase{Name: fmt.Sprintf("scaled-matmul %s(%s)x%s(%s) %dx%dx%d -> float32", pr.fa.Name(), pr.ga, pr.fb.Name(), pr.gb, m, k, n),
 				Op: "scaled_matmul", M: m, K: k, N: n, Format: pr.fa.Name(), Granularity: dga, FormatB: pr.fb.Name(), GranularityB: dgb,
-				ScaleSemantics: DumpScaleFloat32, Output: OutputFloat32.String()}
-			out, err := d.dut.ScaledMatMul(qa, qb, OutputFloat32)
+				ScaleSemantics: DumpScaleFloat32, Output: native.OutputFloat32.String()}
+			out, err := d.dut.ScaledMatMul(qa, qb, native.OutputFloat32)
 			p := d.prefix()
 			if err := d.add(c, err, func(c *DumpCase) error {
 				if err := errors.Join(d.writeQuantized(c, p, "a_", qa), d.writeQuantized(c, p, "b_", qb)); err != nil {
@@ -544,8 +545,8 @@ func (d *dumper) products() error {
 			}
 		}
 		c := DumpCase{Name: fmt.Sprintf("matmul-bf16 %dx%dx%d -> float32", m, k, n), Op: "matmul_bf16", M: m, K: k, N: n,
-			Output: OutputFloat32.String(), Files: map[string]string{"a": ain, "b": bin}}
-		out, err := d.dut.MatMulBF16(a, b, OutputFloat32)
+			Output: native.OutputFloat32.String(), Files: map[string]string{"a": ain, "b": bin}}
+		out, err := d.dut.MatMulBF16(a, b, native.OutputFloat32)
 		p := d.prefix()
 		if err := d.add(c, err, func(c *DumpCase) error {
 			c.Files["out"] = p + "out.npy"

@@ -1,4 +1,4 @@
-package native
+package parity
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/native"
 	"github.com/fp8lab/fp8lab/scaling"
 )
 
@@ -47,7 +48,7 @@ func MakeInput(rows, cols int, k InputKind, seed uint64) (*scaling.Tensor, error
 		return nil, err
 	}
 	if k > InputSpecial {
-		return nil, fmt.Errorf("%w: input kind %d", ErrInvalidArgument, k)
+		return nil, fmt.Errorf("%w: input kind %d", native.ErrInvalidArgument, k)
 	}
 	r := rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15+uint64(k)))
 	ties := tieValues()
