@@ -67,9 +67,13 @@ func (s *windowScene) Explain() claim.Explanation {
 	}
 	in := s.f.Info()
 	sc := math.Exp2(float64(k))
-	e.Addf("The histogram shows the %d values of a %s tensor on a log scale. The shaded band is %s's window, from its smallest subnormal %s to its maximum %s, divided by the scale: from %s to %s.",
-		s.t.Len(), s.ps.str("tensor"), name, exact(in.MinSubnormal), exact(in.Max),
-		claim.Quantity{Key: "window.low", V: in.MinSubnormal / sc, Show: sig4}, claim.Quantity{Key: "window.high", V: in.Max / sc, Show: sig4})
+	low, lowName := in.MinSubnormal, "smallest subnormal"
+	if !s.f.HasSubnormals() {
+		low, lowName = in.MinNormal, "smallest value"
+	}
+	e.Addf("The histogram shows the %d values of a %s tensor on a log scale. The shaded band is %s's window, from its %s %s to its maximum %s, divided by the scale: from %s to %s.",
+		s.t.Len(), s.ps.str("tensor"), name, lowName, exact(low), exact(in.Max),
+		claim.Quantity{Key: "window.low", V: low / sc, Show: sig4}, claim.Quantity{Key: "window.high", V: in.Max / sc, Show: sig4})
 	sub := claim.Share{Key: "window.subnormal", Fraction: now.subnormal, Show: pctText, None: "none"}
 	e.Addf("With this scale %s of the values fall below the window and become zero, %s land among the subnormals, where precision is lower, and %s %s clipped at the maximum. The SQNR is %s.",
 		zero, sub, clipped, map[bool]string{true: "is", false: "are"}[now.overflow == 0],
