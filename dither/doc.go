@@ -1,24 +1,11 @@
-// Package dither shows, by running it, that stochastic rounding is
-// dithering for floats: E[round(x)] = x. It holds the teaching experiments
-// and the image dithering; the random bits and the reproducible bulk
-// stochastic encoders live in package rng (Philox4x32-10 and the (seed,
-// stream, index) mapping), which this package uses throughout.
-//
-// # Why a stream per tensor
-//
-// rng's words depend only on (seed, stream, index), so two tensors rounded
-// under the same seed and stream receive the same word at the same index and
-// their rounding errors are correlated (perfectly for equal tensors, about
-// 1/2 for unrelated ones). ErrorCorrelation measures the effect; a stream id
-// per tensor removes it.
-//
-// # Experiments
-//
-// MeasureBias rounds one value many times for a range of random-bit counts
-// and returns the measured means beside their exact expectation.
-// TinyUpdates adds a small update to a weight over and over in BF16, E5M2 or
-// E4M3FN: round to nearest stalls, stochastic rounding tracks the exact sum.
-// The image functions quantize a grayscale picture to few levels.
+// Package dither quantizes grayscale pictures to few levels and shows, by
+// running it, that stochastic rounding is dithering for floats: E[round(x)]
+// = x, so the mean of many stochastically rounded frames converges to the
+// original while rounding to nearest stays where it is. The random bits
+// come from package rng (Philox4x32-10 and the (seed, stream, index)
+// mapping); package quality (dither/quality) measures the pictures (PSNR,
+// SSIM), and package stochastic holds the same rounding's experiments on
+// numbers.
 //
 // # Images and their quantization
 //
@@ -39,6 +26,6 @@
 // FloydSteinberg rounds to nearest and diffuses the error. Pixel (x, y) of
 // frame f of the Stochastic method uses rng.Bits(Seed, f, y·width + x), so
 // frames differ and the mean of N frames converges to the original: its
-// PSNR rises by about 3 dB per doubling of N (AveragePSNR) while every
-// deterministic method stays where it is.
+// PSNR rises by about 3 dB per doubling of N (quality.AveragePSNR) while
+// every deterministic method stays where it is.
 package dither

@@ -102,9 +102,11 @@ func (g *Gray) Clone() *Gray {
 	return &Gray{width: g.width, height: g.height, pix: append([]float32(nil), g.pix...)}
 }
 
-// checkImage reports a nil or empty image (such as a zero-value Gray) or
-// its first NaN or infinite pixel.
-func (g *Gray) checkImage() error {
+// Check reports a nil or empty image (such as a zero-value Gray), wrapping
+// ErrInvalidArgument, or its first NaN or infinite pixel, wrapping ErrNaN.
+// Every function that reads an image's pixels, here and in package
+// quality, checks it first.
+func (g *Gray) Check() error {
 	if err := g.checkShape(); err != nil {
 		return err
 	}

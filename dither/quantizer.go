@@ -220,7 +220,7 @@ func (q *Quantizer) Dither(img *Gray) (*Gray, error) {
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	if err := img.checkImage(); err != nil {
+	if err := img.Check(); err != nil {
 		return nil, err
 	}
 	out := &Gray{width: img.width, height: img.height, pix: make([]float32, len(img.pix))}
@@ -250,7 +250,7 @@ func (q *Quantizer) Frame(dst, src *Gray, frame uint64) error {
 	if err := q.check(); err != nil {
 		return err
 	}
-	if err := src.checkImage(); err != nil {
+	if err := src.Check(); err != nil {
 		return err
 	}
 	if dst.checkShape() != nil || dst.width != src.width || dst.height != src.height {
@@ -258,51 +258,6 @@ func (q *Quantizer) Frame(dst, src *Gray, frame uint64) error {
 	}
 	q.frame(dst.pix, src.pix, src.width, frame)
 	return nil
-}
-
-// AveragePSNR returns, for n = 1..maxFrames, the PSNR (dB) of the mean of
-// frames 0..n-1 against img: the curve that rises like 10·log10(n) for the
-// Stochastic method and stays flat for the deterministic ones.
-// opts.Frames is ignored.
-func AveragePSNR(img *Gray, opts Options, maxFrames int) ([]float64, error) {
-	if maxFrames < 1 || maxFrames > MaxFrames {
-		return nil, fmt.Errorf("%w: frames must be in 1..%d, got %d", ErrInvalidArgument, MaxFrames, maxFrames)
-	}
-	q, err := NewQuantizer(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := img.checkImage(); err != nil {
-		return nil, err
-	}
-	ref := clamped(img.pix)
-	frame := make([]float32, len(img.pix))
-	sum := make([]float64, len(img.pix))
-	out := make([]float64, maxFrames)
-	for n := 1; n <= maxFrames; n++ {
-		if n > 1 && !q.opts.Method.UsesRandomBits() {
-			out[n-1] = out[0]
-			continue
-		}
-		q.frame(frame, img.pix, img.width, uint64(n-1))
-		var se float64
-		for i, v := range frame {
-			sum[i] += float64(v)
-			d := sum[i]/float64(n) - float64(ref[i])
-			se += d * d
-		}
-		out[n-1] = psnrFromMSE(se / float64(len(frame)))
-	}
-	return out, nil
-}
-
-// clamped returns a copy of pix with every value clamped to [0, 1].
-func clamped(pix []float32) []float32 {
-	out := make([]float32, len(pix))
-	for i, v := range pix {
-		out[i] = clamp01(v)
-	}
-	return out
 }
 
 // clamp01 clamps v to [0, 1].

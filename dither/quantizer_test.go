@@ -89,12 +89,6 @@ func TestDitherRejectsBadImages(t *testing.T) {
 	small, _ := NewGray(2, 3)
 	assert.ErrorIs(t, q.Frame(small, src, 0), ErrInvalidArgument)
 	assert.ErrorIs(t, q.Frame(src.Clone(), nil, 0), ErrInvalidArgument)
-	_, err = AveragePSNR(src, Options{Levels: 2}, 0)
-	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, err = AveragePSNR(nil, Options{Levels: 2}, 3)
-	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, err = AveragePSNR(src, Options{}, 3)
-	assert.ErrorIs(t, err, ErrInvalidArgument)
 }
 
 func TestNearestPicksClosestLevel(t *testing.T) {
@@ -295,35 +289,6 @@ func TestDitheringPreservesRegionMeans(t *testing.T) {
 	}
 }
 
-// TestAveragePSNRRisesForStochasticOnly: averaging N independent stochastic
-// frames divides the noise variance by N, so PSNR rises by about 10·log10(N)
-// dB; nearest rounding gives the same frame every time.
-func TestAveragePSNRRisesForStochasticOnly(t *testing.T) {
-	img, err := Mystery(64, 64)
-	require.NoError(t, err)
-	sr, err := AveragePSNR(img, Options{Method: Stochastic, Levels: 2, Seed: 1}, 64)
-	require.NoError(t, err)
-	require.Len(t, sr, 64)
-	for _, n := range []int{2, 4, 8, 16, 32, 64} {
-		assert.Greater(t, sr[n-1], sr[n/2-1]+2, "PSNR after %d frames vs %d", n, n/2)
-	}
-	assert.InDelta(t, 10*math.Log10(64), sr[63]-sr[0], 1.5, "about 18 dB from 1 to 64 frames")
-
-	nearest, err := AveragePSNR(img, Options{Method: Nearest, Levels: 2}, 64)
-	require.NoError(t, err)
-	for _, p := range nearest {
-		assert.Equal(t, nearest[0], p)
-	}
-	assert.Greater(t, sr[63], nearest[0]+8)
-
-	// The curve's points are the PSNR of Dither with that many frames.
-	avg, err := Dither(img, Options{Method: Stochastic, Levels: 2, Seed: 1, Frames: 10})
-	require.NoError(t, err)
-	p, err := PSNR(img, avg)
-	require.NoError(t, err)
-	assert.InDelta(t, sr[9], p, 1e-4)
-}
-
 func TestFloydKeepsFlatMean(t *testing.T) {
 	for _, v := range []float32{0.1, 0.37, 0.5, 0.93} {
 		pix := make([]float32, 64*64)
@@ -343,27 +308,6 @@ func TestFloydKeepsFlatMean(t *testing.T) {
 			assert.InDelta(t, v, s/4096, 64.0/4096, "%+v v=%g", o, v)
 		}
 	}
-}
-
-func TestPSNRAndMSE(t *testing.T) {
-	a, _ := GrayFromPixels(2, 1, []float32{0, 1})
-	b, _ := GrayFromPixels(2, 1, []float32{0.1, 1})
-	mse, err := MSE(a, b)
-	require.NoError(t, err)
-	assert.InDelta(t, 0.005, mse, 1e-9)
-	p, err := PSNR(a, b)
-	require.NoError(t, err)
-	assert.InDelta(t, 23.0103, p, 1e-3)
-	p, err = PSNR(a, a)
-	require.NoError(t, err)
-	assert.True(t, math.IsInf(p, 1))
-	c, _ := NewGray(1, 2)
-	_, err = PSNR(a, c)
-	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, err = PSNR(nil, a)
-	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, err = MSE(a, nil)
-	assert.ErrorIs(t, err, ErrInvalidArgument)
 }
 
 // TestBracketAgreesWithSearch compares the bucket-table bracket with a

@@ -41,8 +41,9 @@
 // probability of rounding away from zero is floor(f·2^r)/2^r, where f is
 // the position of x between its two neighbours, so the rounding is unbiased
 // exactly when r covers every dropped bit and otherwise pulls toward zero by
-// less than 2^-r of a step (dither's Rounder.ExpectedStochastic and
-// MeasureBias show it). Stream.EncodeWide does the same for BF16 and FP16.
+// less than 2^-r of a step (package stochastic's
+// Rounder.ExpectedStochastic and MeasureBias show it). Stream.EncodeWide
+// does the same for BF16 and FP16.
 //
 // Give every tensor its own stream. The words depend only on (seed,
 // stream, index), so two tensors rounded under the same seed and stream
@@ -53,5 +54,6 @@
 // tensors are combined add up instead; this has been seen in training code
 // that seeded every layer alike. A stream id per tensor (layer number,
 // parameter index, step) makes the words independent while keeping the
-// run reproducible from one seed. dither.ErrorCorrelation measures the effect.
+// run reproducible from one seed. stochastic.ErrorCorrelation measures the
+// effect.
 package rng

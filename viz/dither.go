@@ -6,7 +6,9 @@ import (
 	"strconv"
 
 	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/dither/quality"
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/stochastic"
 )
 
 // ditherMaxFrames is the largest number of stochastic frames averaged.
@@ -46,7 +48,7 @@ type ditherScene struct {
 	avg                   *dither.Gray
 	levels                int
 	tinyKey               string
-	tiny                  *dither.TinyUpdateResult
+	tiny                  *stochastic.TinyUpdateResult
 	tinyStart, tinyUpdate float64
 	scoreKey              string
 	scores                []ditherScore // nearest, one frame, Bayer, Floyd–Steinberg, mean of N
@@ -160,7 +162,7 @@ func (s *ditherScene) once(m dither.Method) (*dither.Gray, float64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	p, err := dither.PSNR(s.img, out)
+	p, err := quality.PSNR(s.img, out)
 	return out, p, err
 }
 
@@ -225,7 +227,7 @@ func (s *ditherScene) compute() error {
 				if err != nil {
 					return err
 				}
-				p, err := dither.PSNR(s.img, avg)
+				p, err := quality.PSNR(s.img, avg)
 				if err != nil {
 					return err
 				}
@@ -299,11 +301,11 @@ func (s *ditherScene) computeScores() error {
 	}
 	out := make([]ditherScore, len(list))
 	for i, m := range list {
-		b, err := dither.BlurredPSNR(s.img, m.g, sigma)
+		b, err := quality.BlurredPSNR(s.img, m.g, sigma)
 		if err != nil {
 			return err
 		}
-		q, err := dither.SSIM(s.img, m.g)
+		q, err := quality.SSIM(s.img, m.g)
 		if err != nil {
 			return err
 		}
@@ -330,7 +332,7 @@ func (s *ditherScene) computeTiny() error {
 		return nil
 	}
 	u := math.Exp2(float64(s.ps.int("tiny_update")))
-	res, err := dither.TinyUpdates(dither.TinyUpdateConfig{
+	res, err := stochastic.TinyUpdates(stochastic.TinyUpdateConfig{
 		Format: s.ps.str("tiny_format"), Start: 1, Update: u, Steps: 1000,
 		RandomBits: s.ps.int("bits"), Seed: uint64(s.ps.int("seed")), Stream: 1,
 	})

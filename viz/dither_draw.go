@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/dither/quality"
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
@@ -219,7 +220,7 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 		g := p.g
 		if s.ps.str("view") == "blurred" {
 			var err error
-			if g, err = dither.Blur(g, s.ps.float("blur")); err != nil {
+			if g, err = quality.Blur(g, s.ps.float("blur")); err != nil {
 				return err
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/stochastic"
 	"github.com/fp8lab/fp8lab/viz/claim"
 )
 
@@ -180,7 +180,7 @@ func (s *ditherScene) tinyHalfStep() float64 {
 // nextUp returns the value after v (a value of the format) in the format
 // named name.
 func nextUp(name string, v float64) (float64, error) {
-	r, err := dither.NewRounder(name)
+	r, err := stochastic.NewRounder(name)
 	if err != nil {
 		return 0, err
 	}

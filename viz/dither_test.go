@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/dither/quality"
 	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
@@ -152,10 +153,10 @@ func TestDitherEyeMeasures(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.Set("blur", "2"))
 	d := s.(*ditherScene)
-	want, err := dither.BlurredPSNR(d.img, d.floyd, 2)
+	want, err := quality.BlurredPSNR(d.img, d.floyd, 2)
 	require.NoError(t, err)
 	assert.Equal(t, fact(want), s.Facts()["blur_psnr_floyd_db"])
-	q, err := dither.SSIM(d.img, d.nearest)
+	q, err := quality.SSIM(d.img, d.nearest)
 	require.NoError(t, err)
 	assert.Equal(t, fact(q), s.Facts()["ssim_nearest"])
 }

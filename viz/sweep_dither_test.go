@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/dither/quality"
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/stochastic"
 	"github.com/stretchr/testify/require"
 )
 
@@ -75,9 +77,9 @@ func ditherTruth(t *testing.T, s Scene) truths {
 	raw, blur, ssim := map[string]float64{}, map[string]float64{}, map[string]float64{}
 	for k, g := range images {
 		raw[k] = refPSNR(img.Pix(), g.Pix())
-		blur[k], err = dither.BlurredPSNR(img, g, sigma)
+		blur[k], err = quality.BlurredPSNR(img, g, sigma)
 		require.NoError(t, err)
-		ssim[k], err = dither.SSIM(img, g)
+		ssim[k], err = quality.SSIM(img, g)
 		require.NoError(t, err)
 	}
 	tr := truths{}
@@ -114,7 +116,7 @@ func ditherTruth(t *testing.T, s Scene) truths {
 	// The tiny-update experiment, run by the library and checked against
 	// the half step of the format at 1.
 	u := math.Exp2(float64(num("tiny_update")))
-	res, err := dither.TinyUpdates(dither.TinyUpdateConfig{Format: get("tiny_format"), Start: 1, Update: u, Steps: 1000,
+	res, err := stochastic.TinyUpdates(stochastic.TinyUpdateConfig{Format: get("tiny_format"), Start: 1, Update: u, Steps: 1000,
 		RandomBits: num("bits"), Seed: uint64(num("seed")), Stream: 1})
 	require.NoError(t, err)
 	last := len(res.Exact) - 1

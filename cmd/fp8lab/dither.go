@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/dither/quality"
 	"github.com/fp8lab/fp8lab/fp8"
 	"github.com/fp8lab/fp8lab/internal/cmdline"
 	"github.com/fp8lab/fp8lab/internal/infile"
@@ -75,7 +76,7 @@ func runDither(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	psnr, err := dither.PSNR(img, res)
+	psnr, err := quality.PSNR(img, res)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/dither/quality"
 )
 
 // frames is how many stochastic frames the averaged run uses.
@@ -85,7 +86,7 @@ func run(w io.Writer, dir string, size int) ([]entry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", j.name, err)
 		}
-		p, err := dither.PSNR(img, g)
+		p, err := quality.PSNR(img, g)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +101,7 @@ func run(w io.Writer, dir string, size int) ([]entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		pb, err := dither.PSNR(small, gs)
+		pb, err := quality.PSNR(small, gs)
 		if err != nil {
 			return nil, err
 		}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/fp8lab/fp8lab/dither"
+	"github.com/fp8lab/fp8lab/stochastic"
 )
 
 // seeds is how many stochastic runs are averaged for the mean end value.
@@ -14,7 +14,7 @@ const seeds = 32
 // outcome is one format's experiment: the series of seed 42 and the end
 // value of the stochastic run averaged over seeds 0..seeds-1.
 type outcome struct {
-	*dither.TinyUpdateResult
+	*stochastic.TinyUpdateResult
 	MeanEnd float64
 }
 
@@ -25,7 +25,7 @@ func run(w io.Writer, short bool) ([]outcome, error) {
 	if short {
 		steps = 2000
 	}
-	cfgs := []dither.TinyUpdateConfig{
+	cfgs := []stochastic.TinyUpdateConfig{
 		{Format: "BF16", Start: 1, Update: 1e-3, Steps: steps, Seed: 42},
 		{Format: "E5M2", Start: 1, Update: 1e-3, Steps: steps, Seed: 42},
 		{Format: "E4M3FN", Start: 1, Update: 1e-3, Steps: steps, Seed: 42},
@@ -40,14 +40,14 @@ func run(w io.Writer, short bool) ([]outcome, error) {
 	fmt.Fprintln(tw)
 	var out []outcome
 	for _, c := range cfgs {
-		r, err := dither.TinyUpdates(c)
+		r, err := stochastic.TinyUpdates(c)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Format, err)
 		}
 		o := outcome{TinyUpdateResult: r}
 		for s := uint64(0); s < seeds; s++ {
 			c.Seed = s
-			rs, err := dither.TinyUpdates(c)
+			rs, err := stochastic.TinyUpdates(c)
 			if err != nil {
 				return nil, err
 			}

@@ -11,7 +11,7 @@ import (
 
 // core are the library packages that must stay free of rendering, GPU and
 // browser code; they build for GOOS=js without cgo.
-var core = []string{"fp8", "rng", "scaling", "dither", "tensorio", "train", "scan"}
+var core = []string{"fp8", "rng", "scaling", "dither", "stochastic", "tensorio", "train", "scan"}
 
 // forbiddenInCore are import-path prefixes no core package may depend on,
 // directly or through another package.

@@ -1,4 +1,4 @@
-package dither
+package stochastic
 
 import (
 	"fmt"
@@ -6,6 +6,10 @@ import (
 
 	"github.com/fp8lab/fp8lab/rng"
 )
+
+// DefaultRandomBits is the number of random bits used where none is given:
+// all 32 bits of a Philox word, enough for unbiased rounding of every float32.
+const DefaultRandomBits = 32
 
 // TinyUpdateConfig describes the tiny-update experiment: a weight w starts
 // at Start and receives the same update Update Steps times, w ← round(w +

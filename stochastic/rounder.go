@@ -1,4 +1,4 @@
-package dither
+package stochastic
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func NewRounder(name string) (*Rounder, error) {
 	f, w, err := fp8.LookupAny(name)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("dither: %w", err)
+		return nil, fmt.Errorf("stochastic: %w", err)
 	case w != nil:
 		return WideRounder(w)
 	}
@@ -95,7 +95,7 @@ func (r *Rounder) Nearest(x float64) (float64, error) {
 	}
 	c, err := r.narrow.Encode(x, fp8.Mode{})
 	if err != nil {
-		return 0, fmt.Errorf("dither: %w", err)
+		return 0, fmt.Errorf("stochastic: %w", err)
 	}
 	return r.narrow.Decode(c), nil
 }
@@ -116,13 +116,13 @@ func (r *Rounder) Stochastic(x float64, random uint32, bits int) (float64, error
 	if r.wide != nil {
 		c, err := r.wide.EncodeStochastic(x, random, bits)
 		if err != nil {
-			return 0, fmt.Errorf("dither: %w", err)
+			return 0, fmt.Errorf("stochastic: %w", err)
 		}
 		return float64(r.wide.Decode(c)), nil
 	}
 	c, err := r.narrow.EncodeStochastic(x, random, fp8.Mode{Round: fp8.Stochastic, RandomBits: bits})
 	if err != nil {
-		return 0, fmt.Errorf("dither: %w", err)
+		return 0, fmt.Errorf("stochastic: %w", err)
 	}
 	return r.narrow.Decode(c), nil
 }
@@ -211,4 +211,12 @@ func (r *Rounder) sortedValues() []float64 {
 		}
 	})
 	return r.values
+}
+
+// checkRandomBits validates a random-bit count.
+func checkRandomBits(r int) error {
+	if r < 1 || r > 32 {
+		return fmt.Errorf("%w: random bits must be in 1..32, got %d", ErrInvalidArgument, r)
+	}
+	return nil
 }

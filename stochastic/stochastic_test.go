@@ -1,4 +1,4 @@
-package dither
+package stochastic
 
 import (
 	"math"

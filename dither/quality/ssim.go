@@ -1,8 +1,10 @@
-package dither
+package quality
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/fp8lab/fp8lab/dither"
 )
 
 // The constants of SSIM as Wang, Bovik, Sheikh and Simoncelli define them
@@ -26,20 +28,21 @@ const (
 // Equal images give 1. Unlike PSNR it compares local means, contrasts and
 // correlations, so noise that keeps the local mean (dithering) costs less
 // than a lost gradient. Both images must be at least 11×11.
-func SSIM(a, b *Gray) (float64, error) {
+func SSIM(a, b *dither.Gray) (float64, error) {
 	if err := sameSize(a, b); err != nil {
 		return 0, err
 	}
-	if a.width < SSIMWindow || a.height < SSIMWindow {
-		return 0, fmt.Errorf("%w: SSIM needs at least %d×%d pixels, got %dx%d", ErrInvalidArgument, SSIMWindow, SSIMWindow, a.width, a.height)
+	if a.Width() < SSIMWindow || a.Height() < SSIMWindow {
+		return 0, fmt.Errorf("%w: SSIM needs at least %d×%d pixels, got %dx%d", dither.ErrInvalidArgument, SSIMWindow, SSIMWindow, a.Width(), a.Height())
 	}
 	k := gaussianKernel(SSIMSigma, SSIMWindow/2)
-	w, h := a.width, a.height
+	w, h := a.Width(), a.Height()
 	n := w * h
+	ap, bp := a.Pix(), b.Pix()
 	x, y := make([]float64, n), make([]float64, n)
 	xx, yy, xy := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range x {
-		x[i], y[i] = float64(a.pix[i]), float64(b.pix[i])
+		x[i], y[i] = float64(ap[i]), float64(bp[i])
 		xx[i], yy[i], xy[i] = x[i]*x[i], y[i]*y[i], x[i]*y[i]
 	}
 	var mx, my, mxx, myy, mxy []float64
@@ -58,80 +61,6 @@ func SSIM(a, b *Gray) (float64, error) {
 		sum += (2*ua*ub + c1) * (2*cov + c2) / ((ua*ua + ub*ub + c1) * (va + vb + c2))
 	}
 	return sum / float64(vw*vh), nil
-}
-
-// BlurredPSNR returns the PSNR of b against a after blurring both with the
-// same Gaussian of standard deviation sigma pixels (truncated at 3σ, edges
-// repeated): a crude model of looking from farther away, where the eye
-// averages neighbouring pixels. Dithering trades pixel error for a correct
-// local mean, which this measure rewards and raw PSNR does not. sigma must
-// be in (0, 16].
-func BlurredPSNR(a, b *Gray, sigma float64) (float64, error) {
-	if err := sameSize(a, b); err != nil {
-		return 0, err
-	}
-	if !(sigma > 0 && sigma <= 16) {
-		return 0, fmt.Errorf("%w: blur sigma %g must be in (0, 16]", ErrInvalidArgument, sigma)
-	}
-	ba, err := Blur(a, sigma)
-	if err != nil {
-		return 0, err
-	}
-	bb, err := Blur(b, sigma)
-	if err != nil {
-		return 0, err
-	}
-	return PSNR(ba, bb)
-}
-
-// Blur returns g blurred by a Gaussian of standard deviation sigma pixels
-// (truncated at 3σ, normalized, edge pixels repeated), in float64 and
-// rounded to float32 once. sigma must be in (0, 16].
-func Blur(g *Gray, sigma float64) (*Gray, error) {
-	if err := g.checkImage(); err != nil {
-		return nil, err
-	}
-	if !(sigma > 0 && sigma <= 16) {
-		return nil, fmt.Errorf("%w: blur sigma %g must be in (0, 16]", ErrInvalidArgument, sigma)
-	}
-	k := gaussianKernel(sigma, int(math.Ceil(3*sigma)))
-	r := len(k) / 2
-	w, h := g.width, g.height
-	tmp := make([]float64, w*h)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			var s float64
-			for i, c := range k {
-				s += c * float64(g.pix[y*w+min(max(x+i-r, 0), w-1)])
-			}
-			tmp[y*w+x] = s
-		}
-	}
-	out := &Gray{width: w, height: h, pix: make([]float32, w*h)}
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			var s float64
-			for i, c := range k {
-				s += c * tmp[min(max(y+i-r, 0), h-1)*w+x]
-			}
-			out.pix[y*w+x] = float32(s)
-		}
-	}
-	return out, nil
-}
-
-// sameSize checks two images and that their sizes agree.
-func sameSize(a, b *Gray) error {
-	if err := a.checkImage(); err != nil {
-		return err
-	}
-	if err := b.checkImage(); err != nil {
-		return err
-	}
-	if a.width != b.width || a.height != b.height {
-		return fmt.Errorf("%w: sizes %dx%d and %dx%d differ", ErrInvalidArgument, a.width, a.height, b.width, b.height)
-	}
-	return nil
 }
 
 // gaussianKernel returns the 2r+1 weights exp(-d²/2σ²), normalized to sum

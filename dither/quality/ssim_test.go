@@ -1,17 +1,18 @@
-package dither
+package quality
 
 import (
 	"math"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/dither"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // grayOf makes a w×h image from f(x, y).
-func grayOf(t *testing.T, w, h int, f func(x, y int) float64) *Gray {
+func grayOf(t *testing.T, w, h int, f func(x, y int) float64) *dither.Gray {
 	t.Helper()
-	g, err := NewGray(w, h)
+	g, err := dither.NewGray(w, h)
 	require.NoError(t, err)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
@@ -24,7 +25,7 @@ func grayOf(t *testing.T, w, h int, f func(x, y int) float64) *Gray {
 // naiveSSIM is an independent SSIM: every window's weighted sums taken
 // directly with the 2-D Gaussian exp(-(i²+j²)/2σ²), normalized over the
 // 11×11 square, in float64 (no separable filtering, no shared arrays).
-func naiveSSIM(a, b *Gray) float64 {
+func naiveSSIM(a, b *dither.Gray) float64 {
 	const r = 5
 	var wt [2*r + 1][2*r + 1]float64
 	var tot float64
@@ -63,7 +64,7 @@ func naiveSSIM(a, b *Gray) float64 {
 }
 
 func TestSSIMIdentityAndConstants(t *testing.T) {
-	img, err := Mystery(64, 48)
+	img, err := dither.Mystery(64, 48)
 	require.NoError(t, err)
 	s, err := SSIM(img, img)
 	require.NoError(t, err)
@@ -87,10 +88,10 @@ func TestSSIMIdentityAndConstants(t *testing.T) {
 }
 
 func TestSSIMMatchesNaiveFloat64(t *testing.T) {
-	img, err := Mystery(40, 30)
+	img, err := dither.Mystery(40, 30)
 	require.NoError(t, err)
-	for _, m := range []Method{Nearest, FloydSteinberg, Bayer4} {
-		out, err := Dither(img, Options{Method: m, Levels: 2})
+	for _, m := range []dither.Method{dither.Nearest, dither.FloydSteinberg, dither.Bayer4} {
+		out, err := dither.Dither(img, dither.Options{Method: m, Levels: 2})
 		require.NoError(t, err)
 		got, err := SSIM(img, out)
 		require.NoError(t, err)
@@ -104,39 +105,10 @@ func TestSSIMMatchesNaiveFloat64(t *testing.T) {
 func TestSSIMRefusesBadInput(t *testing.T) {
 	a := grayOf(t, 10, 20, func(int, int) float64 { return 0 })
 	_, err := SSIM(a, a)
-	assert.ErrorIs(t, err, ErrInvalidArgument, "smaller than the window")
+	assert.ErrorIs(t, err, dither.ErrInvalidArgument, "smaller than the window")
 	b := grayOf(t, 20, 10, func(int, int) float64 { return 0 })
 	_, err = SSIM(a, b)
-	assert.ErrorIs(t, err, ErrInvalidArgument)
+	assert.ErrorIs(t, err, dither.ErrInvalidArgument)
 	_, err = SSIM(nil, a)
 	assert.Error(t, err)
-}
-
-func TestBlurredPSNR(t *testing.T) {
-	// A constant difference c survives any blur: PSNR = -10·log10(c²).
-	a := grayOf(t, 32, 32, func(x, y int) float64 { return 0.2 + 0.01*float64(x) })
-	b := grayOf(t, 32, 32, func(x, y int) float64 { return 0.2 + 0.01*float64(x) + 0.125 })
-	p, err := BlurredPSNR(a, b, 1.5)
-	require.NoError(t, err)
-	assert.InDelta(t, -10*math.Log10(0.125*0.125), p, 1e-4)
-	// A 0/1 checkerboard against flat grey 0.5: raw MSE 0.25 (6.02 dB);
-	// after a blur its local mean is 0.5, so the blurred PSNR is far higher.
-	cb := grayOf(t, 32, 32, func(x, y int) float64 { return float64((x + y) % 2) })
-	grey := grayOf(t, 32, 32, func(int, int) float64 { return 0.5 })
-	raw, err := PSNR(cb, grey)
-	require.NoError(t, err)
-	assert.InDelta(t, 10*math.Log10(4), raw, 1e-9)
-	bl, err := BlurredPSNR(cb, grey, 1.5)
-	require.NoError(t, err)
-	assert.Greater(t, bl, raw+20)
-	// Blur keeps a flat image flat, edges included.
-	fl, err := Blur(grey, 2)
-	require.NoError(t, err)
-	for _, v := range fl.Pix() {
-		assert.InDelta(t, 0.5, v, 1e-6)
-	}
-	for _, s := range []float64{0, -1, 17, math.NaN()} {
-		_, err := BlurredPSNR(cb, grey, s)
-		assert.ErrorIs(t, err, ErrInvalidArgument, "sigma %g", s)
-	}
 }
