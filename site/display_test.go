@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/viz"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 )
 
 // canvasInfo is the scene canvas as the browser lays it out: its place in
@@ -110,8 +111,14 @@ func smallestDrawn(t *testing.T, name string, c canvasInfo) float64 {
 	t.Helper()
 	s, err := viz.New(name)
 	require.NoError(t, err)
-	px, text, err := viz.RenderProbed(s, image.NewRGBA(image.Rect(0, 0, c.W, c.H)), viz.Display{PixelRatio: c.DPR})
+	dst := image.NewRGBA(image.Rect(0, 0, c.W, c.H))
+	px, text := plottest.ProbeText(dst, func() { err = viz.RenderFor(s, dst, viz.Display{PixelRatio: c.DPR}) })
 	require.NoError(t, err, "%s at %dx%d device pixels (%.0fx%.0f CSS)", name, c.W, c.H, c.CSSW, c.CSSH)
+	// The probe watches the canvas itself: on a canvas smaller than a
+	// scene lays itself out at, RenderFor draws a larger picture and
+	// scales it down, and no text reaches the canvas through DrawText.
+	require.NotEmpty(t, text, "%s drew no text into its %dx%d canvas (drawn larger and scaled down)", name, c.W, c.H)
+	px /= c.DPR
 	t.Logf("%s on a %.0fx%.0f CSS px canvas: smallest text %.1f CSS px (%q)", name, c.CSSW, c.CSSH, px, text)
 	return px
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/fp8lab/fp8lab/site"
 	"github.com/fp8lab/fp8lab/tensorio"
 	"github.com/fp8lab/fp8lab/viz"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 )
 
 // box is an element's place in the window, in CSS pixels.
@@ -143,11 +143,11 @@ func checkPresentation(t *testing.T, tab *tabT, name string, w, h int, change bo
 	}
 	img := image.NewRGBA(image.Rect(0, 0, c.W, c.H))
 	var rerr error
-	boxes := plot.RecordText(img, func() {
+	boxes := plottest.RecordText(img, func() {
 		rerr = viz.RenderFor(sc, img, viz.Display{PixelRatio: c.DPR, TextScale: viz.PresentationTextScale})
 	})
 	require.NoError(t, rerr)
-	assert.Empty(t, plot.TextOverlaps(boxes, func(a, b plot.TextBox) bool {
+	assert.Empty(t, plottest.TextOverlaps(boxes, func(a, b plottest.TextBox) bool {
 		return gridRowLabel.MatchString(a.Text) && gridRowLabel.MatchString(b.Text) && a.Box.Max.X == b.Box.Max.X
 	}), "%s in presentation mode at %dx%d: text over text, or cut", name, c.W, c.H)
 	tab.savePage(t, fmt.Sprintf("scene-%s-present-%dx%d", name, w, h))

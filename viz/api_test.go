@@ -13,6 +13,6 @@ import (
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
 		Types: []any{(*TrainingRunner)(nil)},
-		Funcs: []any{ClickFor, Names, New, NewTrainingRunner, Problems, Render, RenderFor, RenderProbed, RenderScene, Scenes, SetAll, SmallestText, TensorScenes, WritePNG},
+		Funcs: []any{ClickFor, Names, New, NewTrainingRunner, Problems, Render, RenderFor, RenderScene, Scenes, SetAll, SmallestText, TensorScenes, WritePNG},
 	})
 }

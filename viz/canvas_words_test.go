@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/internal/testenv"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,7 +18,7 @@ import (
 // The words drawn on the canvas (titles, labels, notes, boxes) are claims
 // as much as the explanation's: the false or ungrammatical ones a
 // screenshot review found (issue 23), each checked by recording the text
-// the picture draws (plot.RecordText), not its pixels.
+// the picture draws (plottest.RecordText), not its pixels.
 
 // drawnTexts renders a scene with settings at w×h and returns every text
 // it drew, in order.
@@ -29,7 +29,7 @@ func drawnTexts(t *testing.T, name string, set map[string]string, w, h int) (Sce
 	require.NoError(t, SetAll(s, set), "%s %v", name, set)
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	var rerr error
-	boxes := plot.RecordText(dst, func() { rerr = RenderFor(s, dst, Display{}) })
+	boxes := plottest.RecordText(dst, func() { rerr = RenderFor(s, dst, Display{}) })
 	require.NoError(t, rerr, "%s %v", name, set)
 	out := make([]string, len(boxes))
 	for i, b := range boxes {
@@ -104,7 +104,7 @@ func TestCanvasWordsAgree(t *testing.T) {
 			sc, _ := applySetting(t, name, set)
 			dst := image.NewRGBA(image.Rect(0, 0, 800, 500))
 			var rerr error
-			boxes := plot.RecordText(dst, func() { rerr = RenderFor(sc, dst, Display{}) })
+			boxes := plottest.RecordText(dst, func() { rerr = RenderFor(sc, dst, Display{}) })
 			require.NoError(t, rerr, "%s %s", name, set)
 			for _, b := range boxes {
 				total++
@@ -149,8 +149,8 @@ func TestWindowBandIsOnTheAxis(t *testing.T) {
 	named := 0
 	for _, set := range sts {
 		sc, _ := applySetting(t, "window", set)
-		var axes []*plot.Axes
-		stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+		var axes []*plottest.Axes
+		stop := plottest.ObserveAxes(func(a *plottest.Axes) { axes = append(axes, a) })
 		err := RenderFor(sc, image.NewRGBA(image.Rect(0, 0, 800, 500)), Display{})
 		stop()
 		require.NoError(t, err)
@@ -197,7 +197,7 @@ func TestHadamardNamesEveryBar(t *testing.T) {
 			require.NoError(t, s.Set("format", format))
 			dst := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
 			var rerr error
-			boxes := plot.RecordText(dst, func() { rerr = RenderFor(s, dst, sz.d) })
+			boxes := plottest.RecordText(dst, func() { rerr = RenderFor(s, dst, sz.d) })
 			require.NoError(t, rerr)
 			drawn := map[string]bool{}
 			for _, b := range boxes {

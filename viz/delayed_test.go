@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -107,8 +107,8 @@ func TestDelayedDamageCounted(t *testing.T) {
 // wraps to more than 3 lines (one took 7). Titles are counted as the texts
 // at the title size drawn above each plot area.
 func TestDelayedPhonePlotsFullWidth(t *testing.T) {
-	var axes []*plot.Axes
-	stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+	var axes []*plottest.Axes
+	stop := plottest.ObserveAxes(func(a *plottest.Axes) { axes = append(axes, a) })
 	defer stop()
 	for _, r := range []float64{3, 1} {
 		s, err := New("delayed")
@@ -116,7 +116,7 @@ func TestDelayedPhonePlotsFullWidth(t *testing.T) {
 		axes = axes[:0]
 		img := image.NewRGBA(image.Rect(0, 0, int(357*r), int(1152*r)))
 		var rerr error
-		boxes := plot.RecordText(img, func() { rerr = RenderFor(s, img, Display{PixelRatio: r}) })
+		boxes := plottest.RecordText(img, func() { rerr = RenderFor(s, img, Display{PixelRatio: r}) })
 		require.NoError(t, rerr)
 		require.Len(t, axes, 3, "the three charts")
 		for i, a := range axes {

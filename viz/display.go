@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-
-	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // Display describes the screen a picture is drawn for, so that its text has
@@ -70,43 +68,32 @@ const (
 // way). Clicks hit-test the layout drawn last, so they land where the
 // user sees things.
 func RenderFor(s Scene, dst *image.RGBA, d Display) error {
-	_, _, err := renderFor(s, dst, d, false)
+	_, err := renderLaidOut(dst, d, func(target *image.RGBA) error { return renderWith(s, target, d) })
 	return err
 }
 
-// RenderProbed renders like RenderFor and measures what it drew: the size,
-// in CSS pixels as the reader sees them (after any scaling down), of the
-// smallest text in the picture, and that text. Legends, fitted labels and
-// wrapped captions count; text clipped out of the picture does not.
-func RenderProbed(s Scene, dst *image.RGBA, d Display) (css float64, text string, err error) {
-	return renderFor(s, dst, d, true)
-}
-
-func renderFor(s Scene, dst *image.RGBA, d Display, probe bool) (float64, string, error) {
+// renderLaidOut calls draw with the picture dst is laid out in for d:
+// dst itself, or a larger one (by the factor it returns) that it then
+// scales down into dst.
+func renderLaidOut(dst *image.RGBA, d Display, draw func(target *image.RGBA) error) (k float64, err error) {
 	if err := checkCanvas(dst); err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	b := dst.Bounds()
-	k := enlargement(b.Dx(), b.Dy(), d)
+	k = enlargement(b.Dx(), b.Dy(), d)
 	if k == 0 {
-		return 0, "", fmt.Errorf("viz: render: %dx%d is smaller than %dx%d CSS pixels", b.Dx(), b.Dy(), MinDisplayWidth, MinDisplayHeight)
+		return 0, fmt.Errorf("viz: render: %dx%d is smaller than %dx%d CSS pixels", b.Dx(), b.Dy(), MinDisplayWidth, MinDisplayHeight)
 	}
 	target := dst
 	if k != 1 {
 		target = image.NewRGBA(image.Rect(0, 0, int(math.Ceil(float64(b.Dx())*k)), int(math.Ceil(float64(b.Dy())*k))))
 		k = float64(target.Bounds().Dx()) / float64(b.Dx())
 	}
-	var err error
-	size, text := 0.0, ""
-	if probe {
-		size, text = plot.ProbeText(target, func() { err = renderWith(s, target, d) })
-	} else {
-		err = renderWith(s, target, d)
-	}
+	err = draw(target)
 	if target != dst {
 		shrink(dst, target)
 	}
-	return size / k / d.ratio(), text, err
+	return k, err
 }
 
 // renderWith draws s into dst for d: through renderFor for the scenes of
@@ -192,8 +179,8 @@ func shrink(dst, src *image.RGBA) {
 // SmallestText returns the size in device pixels of the smallest text a
 // scene draws, by its style, in a w×h picture (device pixels) drawn by
 // RenderFor for display d (after any scaling down). Divided by
-// d.PixelRatio it is the size a reader sees, in CSS pixels. RenderProbed
-// measures what a scene really drew.
+// d.PixelRatio it is the size a reader sees, in CSS pixels (tests measure
+// what a scene really drew with plottest.ProbeText).
 func SmallestText(w, h int, d Display) float64 {
 	k := enlargement(w, h, d)
 	if k == 0 {

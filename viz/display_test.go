@@ -5,6 +5,7 @@ import (
 	"image"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -70,7 +71,7 @@ func TestRenderForTooSmall(t *testing.T) {
 }
 
 // The smallest text each scene really draws (legends, fitted labels and
-// captions included, measured by RenderProbed) is at least MinTextCSS CSS
+// captions included, measured by renderProbed) is at least MinTextCSS CSS
 // pixels on the scene page's canvases at 1024×768 and 1920×1080 and on a
 // phone's tall canvas (390×844 viewport: 339×1094 CSS pixels, stacked), and
 // the style's promise (SmallestText) holds for what is drawn.
@@ -89,7 +90,7 @@ func TestSmallestTextDrawn(t *testing.T) {
 			require.NoError(t, err)
 			dst := image.NewRGBA(image.Rect(0, 0, int(float64(c.w)*c.r), int(float64(c.h)*c.r)))
 			d := Display{PixelRatio: c.r}
-			px, text, err := RenderProbed(s, dst, d)
+			px, text, err := renderProbed(s, dst, d)
 			require.NoError(t, err, "%s at %dx%d@%gx", name, c.w, c.h, c.r)
 			assert.GreaterOrEqual(t, px, float64(MinTextCSS)-0.05, "%s at %dx%d@%gx: %q is %.1f CSS px", name, c.w, c.h, c.r, text, px)
 			assert.GreaterOrEqual(t, px, SmallestText(dst.Rect.Dx(), dst.Rect.Dy(), d)/c.r-0.05, "%s: %q below the style's smallest", name, text)
@@ -102,7 +103,7 @@ func TestSmallestTextDrawn(t *testing.T) {
 }
 
 // A tall, narrow picture stacks a scene's parts at its own size (no
-// scaling down), a wider or shorter one does not; RenderProbed reports text
+// scaling down), a wider or shorter one does not; renderProbed reports text
 // shrunk with a picture laid out larger.
 func TestStackedLayout(t *testing.T) {
 	assert.True(t, laysOut(339, 1094))
@@ -123,7 +124,23 @@ func TestStackedLayout(t *testing.T) {
 	assert.Equal(t, 500, parts[0].Dy(), "side by side on a wide picture")
 	s, err := New("range")
 	require.NoError(t, err)
-	small, _, err := RenderProbed(s, image.NewRGBA(image.Rect(0, 0, 339, 642)), Display{})
+	small, _, err := renderProbed(s, image.NewRGBA(image.Rect(0, 0, 339, 642)), Display{})
 	require.NoError(t, err)
 	assert.Less(t, small, float64(MinTextCSS), "a short phone canvas is laid out larger and shrunk")
+}
+
+// renderProbed renders like RenderFor and measures what it drew: the size,
+// in CSS pixels as the reader sees them (after any scaling down), of the
+// smallest text in the picture, and that text. Legends, fitted labels and
+// wrapped captions count; text clipped out of the picture does not.
+func renderProbed(s Scene, dst *image.RGBA, d Display) (css float64, text string, err error) {
+	var size float64
+	k, err := renderLaidOut(dst, d, func(target *image.RGBA) (err error) {
+		size, text = plottest.ProbeText(target, func() { err = renderWith(s, target, d) })
+		return err
+	})
+	if k == 0 {
+		return 0, "", err
+	}
+	return size / k / d.ratio(), text, err
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/dither"
 	"github.com/fp8lab/fp8lab/dither/quality"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 )
 
 func TestDitherNearestAndStochasticDiffer(t *testing.T) {
@@ -179,8 +179,8 @@ func TestDitherTinyUpdates(t *testing.T) {
 // area is at least a third as tall as it is wide once its title and legend
 // have their room, and the pictures above keep their captions.
 func TestDitherPhoneChartsHaveHeight(t *testing.T) {
-	var axes []*plot.Axes
-	stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+	var axes []*plottest.Axes
+	stop := plottest.ObserveAxes(func(a *plottest.Axes) { axes = append(axes, a) })
 	defer stop()
 	for _, sz := range []struct {
 		w, h int
@@ -206,8 +206,8 @@ func TestDitherPhoneChartsHaveHeight(t *testing.T) {
 // labels are the texts at the tick size drawn left of the plot area,
 // beside it.
 func TestDitherChartsReadableAt1024(t *testing.T) {
-	var axes []*plot.Axes
-	stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+	var axes []*plottest.Axes
+	stop := plottest.ObserveAxes(func(a *plottest.Axes) { axes = append(axes, a) })
 	defer stop()
 	for _, sz := range []image.Point{{757, 594}, {1280, 720}} {
 		s, err := New("dither")
@@ -215,7 +215,7 @@ func TestDitherChartsReadableAt1024(t *testing.T) {
 		axes = axes[:0]
 		img := image.NewRGBA(image.Rectangle{Max: sz})
 		var rerr error
-		boxes := plot.RecordText(img, func() { rerr = RenderFor(s, img, Display{PixelRatio: 1}) })
+		boxes := plottest.RecordText(img, func() { rerr = RenderFor(s, img, Display{PixelRatio: 1}) })
 		require.NoError(t, rerr)
 		require.Len(t, axes, 2, "the two charts")
 		for i, a := range axes {

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/fp8"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 )
 
 // TestExplorerEdgeByDefault: before anything is typed the explorer shows
@@ -185,20 +185,20 @@ func TestExplorerStripLabelsApart(t *testing.T) {
 			require.NoError(t, SetAll(sc, set))
 			img := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
 			var rerr error
-			boxes := plot.RecordText(img, func() { rerr = RenderFor(sc, img, sz.d) })
+			boxes := plottest.RecordText(img, func() { rerr = RenderFor(sc, img, sz.d) })
 			require.NoError(t, rerr)
 			// The code grid's column labels (+0 … +F) do not touch either.
-			var cols []plot.TextBox
+			var cols []plottest.TextBox
 			for _, b := range boxes {
 				if d := strings.TrimPrefix(b.Text, "+"); len(d) == 1 && strings.Contains("0123456789ABCDEF", d) {
 					cols = append(cols, b)
 				}
 			}
 			assert.Greater(t, len(cols), 4, "%dx%d %v: column labels", sz.w, sz.h, set)
-			assert.Empty(t, plot.TextOverlaps(cols), "%dx%d %v: column labels", sz.w, sz.h, set)
+			assert.Empty(t, plottest.TextOverlaps(cols), "%dx%d %v: column labels", sz.w, sz.h, set)
 			strip := sc.(*explorer).last.line
 			require.False(t, strip.Empty(), "%dx%d: no number line", sz.w, sz.h)
-			var in []plot.TextBox
+			var in []plottest.TextBox
 			for _, b := range boxes {
 				if b.Box.Overlaps(strip) {
 					in = append(in, b)
@@ -210,7 +210,7 @@ func TestExplorerStripLabelsApart(t *testing.T) {
 			if sz.w > MinWidth { // the smallest layout has no room for the strip: its box says it all
 				assert.NotEmpty(t, in, "%dx%d %v: no text on the strip", sz.w, sz.h, set)
 			}
-			assert.Empty(t, plot.TextOverlaps(in), "%dx%d %v", sz.w, sz.h, set)
+			assert.Empty(t, plottest.TextOverlaps(in), "%dx%d %v", sz.w, sz.h, set)
 		}
 	}
 	assert.GreaterOrEqual(t, zoneLabels, 2*len(settings), "zone labels drawn")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -209,7 +210,7 @@ func TestExplorerTextNeverCutMidPhrase(t *testing.T) {
 			require.NoError(t, SetAll(s, set))
 			dst := image.NewRGBA(image.Rect(0, 0, sz.X, sz.Y))
 			var rerr error
-			boxes := plot.RecordText(dst, func() { rerr = RenderFor(s, dst, Display{PixelRatio: 1}) })
+			boxes := plottest.RecordText(dst, func() { rerr = RenderFor(s, dst, Display{PixelRatio: 1}) })
 			require.NoError(t, rerr)
 			e := s.(*explorer)
 			ci, _ := e.f.Describe(e.code())

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/scaling"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 )
 
 func TestHadamardSpreadsTheOutlier(t *testing.T) {
@@ -177,8 +177,8 @@ func TestHadamardLoadsTensor(t *testing.T) {
 // tall enough for the strip its axis reserves, it is drawn.
 func TestHadamardNotesCoverNoData(t *testing.T) {
 	var mu sync.Mutex
-	var placed []plot.LegendPlacement
-	stop := plot.ObserveLegends(func(p plot.LegendPlacement) {
+	var placed []plottest.LegendPlacement
+	stop := plottest.ObserveLegends(func(p plottest.LegendPlacement) {
 		mu.Lock()
 		placed = append(placed, p)
 		mu.Unlock()
@@ -198,7 +198,7 @@ func TestHadamardNotesCoverNoData(t *testing.T) {
 			h := s.(*hadamardScene)
 			want := fmt.Sprintf("outlier ÷ √%d = ", h.block)
 			const errNote = "zero error is not drawn on the log axis"
-			notes := map[string]plot.LegendPlacement{} // by which note
+			notes := map[string]plottest.LegendPlacement{} // by which note
 			mu.Lock()
 			for _, p := range placed {
 				switch {

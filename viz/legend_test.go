@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -62,22 +62,22 @@ func legendSettings(s Scene) []map[string]string {
 // drawn at every size.
 func TestLegendsCoverNoData(t *testing.T) {
 	var mu sync.Mutex
-	var placed []plot.LegendPlacement
-	var axes []*plot.Axes
-	stop := plot.ObserveLegends(func(p plot.LegendPlacement) {
+	var placed []plottest.LegendPlacement
+	var axes []*plottest.Axes
+	stop := plottest.ObserveLegends(func(p plottest.LegendPlacement) {
 		mu.Lock()
 		placed = append(placed, p)
 		mu.Unlock()
 	})
 	defer stop()
-	stopAxes := plot.ObserveAxes(func(a *plot.Axes) {
+	stopAxes := plottest.ObserveAxes(func(a *plottest.Axes) {
 		mu.Lock()
 		axes = append(axes, a)
 		mu.Unlock()
 	})
 	defer stopAxes()
-	kinds := map[plot.PlacementKind]string{plot.PlacedLegend: "legend", plot.PlacedLabel: "label", plot.PlacedBeside: "legend beside the plots"}
-	total, omitted := map[plot.PlacementKind]int{}, map[plot.PlacementKind]int{}
+	kinds := map[plottest.PlacementKind]string{plottest.PlacedLegend: "legend", plottest.PlacedLabel: "label", plottest.PlacedBeside: "legend beside the plots"}
+	total, omitted := map[plottest.PlacementKind]int{}, map[plottest.PlacementKind]int{}
 	for _, name := range Names() {
 		s, err := New(name)
 		require.NoError(t, err)
@@ -117,13 +117,13 @@ func TestLegendsCoverNoData(t *testing.T) {
 			}
 		}
 	}
-	assert.Greater(t, total[plot.PlacedLegend], 100, "legends checked")
-	assert.Greater(t, total[plot.PlacedLabel], 100, "labels checked")
-	assert.Greater(t, total[plot.PlacedBeside], 50, "legends beside the plots checked")
+	assert.Greater(t, total[plottest.PlacedLegend], 100, "legends checked")
+	assert.Greater(t, total[plottest.PlacedLabel], 100, "labels checked")
+	assert.Greater(t, total[plottest.PlacedBeside], 50, "legends beside the plots checked")
 	// A chart without its key cannot be read: at 480×270 dither's two
 	// charts (about 100×40 pixels each) give their titles, axis labels and
 	// long names up for their keys, hadamard's SQNR chart its title.
-	assert.Zero(t, omitted[plot.PlacedLegend], "legends left out")
+	assert.Zero(t, omitted[plottest.PlacedLegend], "legends left out")
 	for k, name := range kinds {
 		t.Logf("%d %s placements checked, %d left out at %dx%d for want of room", total[k], name, omitted[k], MinWidth, MinHeight)
 	}

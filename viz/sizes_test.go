@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -78,8 +79,8 @@ func TestAxesReadable(t *testing.T) {
 		for _, sz := range textSizes {
 			s, err := New(name)
 			require.NoError(t, err)
-			var axes []*plot.Axes
-			stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+			var axes []*plottest.Axes
+			stop := plottest.ObserveAxes(func(a *plottest.Axes) { axes = append(axes, a) })
 			err = RenderFor(s, image.NewRGBA(image.Rect(0, 0, sz.w, sz.h)), sz.d)
 			stop()
 			require.NoError(t, err)
@@ -114,11 +115,11 @@ var axesPending = map[string]string{}
 // same picture showing the same x domain over the same columns (stacked
 // plots of one time line, labelled at the foot): a with or without its
 // own tick labels (plot.AxesOptions.SharedX).
-func sharesX(a *plot.Axes, all []*plot.Axes) bool {
+func sharesX(a *plottest.Axes, all []*plottest.Axes) bool {
 	lo, hi := a.X.Domain()
 	for _, b := range all {
 		blo, bhi := b.X.Domain()
-		if xl, _ := b.AxisLabels(); b != a && xl != "" && !b.SharesX() && blo == lo && bhi == hi &&
+		if xl, _ := b.AxisLabels(); b.Axes != a.Axes && xl != "" && !b.SharesX() && blo == lo && bhi == hi &&
 			b.Plot.Min.X == a.Plot.Min.X && b.Plot.Max.X == a.Plot.Max.X && b.Plot.Min.Y >= a.Plot.Max.Y {
 			return true
 		}
@@ -165,7 +166,7 @@ func TestDitherShowsPixels(t *testing.T) {
 		require.NoError(t, err)
 		img := image.NewRGBA(image.Rect(0, 0, c.w, c.h))
 		var rerr error
-		boxes := plot.RecordText(img, func() { rerr = RenderFor(s, img, c.d) })
+		boxes := plottest.RecordText(img, func() { rerr = RenderFor(s, img, c.d) })
 		require.NoError(t, rerr)
 		caption := ""
 		for _, b := range boxes {

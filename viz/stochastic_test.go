@@ -8,10 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/fp8lab/fp8lab/viz/plot"
 )
 
 // srReference computes, with exact rationals and independently of fp8's
@@ -174,7 +173,7 @@ func TestStochasticValueLabelWhole(t *testing.T) {
 			}
 			img := image.NewRGBA(image.Rectangle{Max: sz})
 			var rerr error
-			boxes := plot.RecordText(img, func() { rerr = RenderFor(s, img, Display{}) })
+			boxes := plottest.RecordText(img, func() { rerr = RenderFor(s, img, Display{}) })
 			require.NoError(t, rerr)
 			found := false
 			for _, b := range boxes {

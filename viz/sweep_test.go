@@ -13,7 +13,7 @@ import (
 	"github.com/fp8lab/fp8lab/internal/testenv"
 	"github.com/fp8lab/fp8lab/scaling"
 	"github.com/fp8lab/fp8lab/viz/claim"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -363,7 +363,7 @@ func checkAdvice(t *testing.T, name string, s Scene, set setting, a claim.Advice
 // contains label.
 func drawsLabel(t *testing.T, s Scene, label string) bool {
 	img := canvas(1280, 720)
-	for _, b := range plot.RecordText(img, func() { require.NoError(t, s.Render(img)) }) {
+	for _, b := range plottest.RecordText(img, func() { require.NoError(t, s.Render(img)) }) {
 		if strings.Contains(b.Text, label) {
 			return true
 		}

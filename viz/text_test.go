@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/fp8lab/fp8lab/internal/testenv"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -39,7 +39,7 @@ var textSizes = []struct {
 // TestTextApart: no two texts of any scene overlap, and none is cut by
 // the edge of what it was drawn into (a plot area, a panel, the picture):
 // every scene at its defaults and at every setting legendSettings lists,
-// at every size of textSizes. plot.RecordText lists each text DrawText
+// at every size of textSizes. plottest.RecordText lists each text DrawText
 // and DrawTextRotated drew, with its box: titles, tick and axis labels,
 // legends, marker and band labels, captions and the scenes' own notes.
 // The explorer grid's row labels are checked by their ink (textApart).
@@ -60,7 +60,7 @@ func TestTextApart(t *testing.T) {
 				}
 				img := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
 				var rerr error
-				boxes := plot.RecordText(img, func() { rerr = RenderFor(sc, img, sz.d) })
+				boxes := plottest.RecordText(img, func() { rerr = RenderFor(sc, img, sz.d) })
 				require.NoError(t, rerr, "%s %v %dx%d", name, set, sz.w, sz.h)
 				checked += len(boxes)
 				assert.Empty(t, textApart(boxes), "%s %v at %dx%d (%s; %s)", name, set, sz.w, sz.h, sz.what, testenv.Step("Add a scene", 1))
@@ -74,13 +74,13 @@ func TestTextApart(t *testing.T) {
 // gridRowLabel matches the explorer grid's row labels.
 var gridRowLabel = regexp.MustCompile(`^0x[0-9A-F]{2}$`)
 
-// textApart is plot.TextOverlaps with two row labels of the explorer's
+// textApart is plottest.TextOverlaps with two row labels of the explorer's
 // code grid (right-aligned in one column) compared by their ink: hex
 // digits have no descenders and no accents, so their line boxes (19 px
 // for 14-px type) may be taller than the grid's rows (16 px in the
 // desktop app) while the letters themselves (13 px) stand apart.
-func textApart(boxes []plot.TextBox) []string {
-	return plot.TextOverlaps(boxes, func(a, b plot.TextBox) bool {
+func textApart(boxes []plottest.TextBox) []string {
+	return plottest.TextOverlaps(boxes, func(a, b plottest.TextBox) bool {
 		return gridRowLabel.MatchString(a.Text) && gridRowLabel.MatchString(b.Text) && a.Box.Max.X == b.Box.Max.X
 	})
 }

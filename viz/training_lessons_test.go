@@ -12,7 +12,7 @@ import (
 
 	"github.com/fp8lab/fp8lab/train/lessons"
 	"github.com/fp8lab/fp8lab/train/records"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 )
 
 // TestTrainingLessons shows every lesson's shipped runs: the facts and the
@@ -20,8 +20,8 @@ import (
 // recipe the lesson ran is drawn, a recipe an Inf or a NaN stopped is said
 // to have stopped, and the picture has its four plots.
 func TestTrainingLessons(t *testing.T) {
-	var axes []*plot.Axes
-	stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+	var axes []*plottest.Axes
+	stop := plottest.ObserveAxes(func(a *plottest.Axes) { axes = append(axes, a) })
 	defer stop()
 	s := newTrainingWith(t, map[string]string{"runs": runsLessons})
 	for _, l := range lessons.All() {

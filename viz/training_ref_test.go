@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 )
 
 // shippedRun is what the tests read of a run in the shipped record, with
@@ -110,11 +111,11 @@ func TestTrainingReferencePickers(t *testing.T) {
 // axes (with the gaps to bf16), coloured curves across the loss plot's
 // width (outside its legend), and the maps coloured.
 func TestTrainingReferenceRenders(t *testing.T) {
-	var axes []*plot.Axes
+	var axes []*plottest.Axes
 	var legends []image.Rectangle
-	stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+	stop := plottest.ObserveAxes(func(a *plottest.Axes) { axes = append(axes, a) })
 	defer stop()
-	stopL := plot.ObserveLegends(func(p plot.LegendPlacement) { legends = append(legends, p.Box) })
+	stopL := plottest.ObserveLegends(func(p plottest.LegendPlacement) { legends = append(legends, p.Box) })
 	defer stopL()
 	s := newTrainingWith(t, map[string]string{"runs": runsReference, "recipe1": "fp32", "recipe2": "bf16", "recipe3": "tensorwise", "inspect": "3"})
 	// The curves are the only coloured pixels of the loss plot: its
@@ -133,7 +134,7 @@ func TestTrainingReferenceRenders(t *testing.T) {
 			require.Len(t, axes, 4, "the loss curves, the gaps to bf16 and two maps")
 			// The loss curves: the first axes without a band scale (the
 			// gaps come next); the amax map: the first with layers (a band).
-			var loss, amax *plot.Axes
+			var loss, amax *plottest.Axes
 			for _, a := range axes {
 				_, yb := a.Y.(plot.BandScale)
 				switch {

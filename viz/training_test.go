@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/train"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 )
 
 // newTrainingWith returns a training scene with params applied.
@@ -272,8 +272,8 @@ func TestTrainingGoldenAfterSteps(t *testing.T) {
 // areas of one height, though only one title wraps; the gaps to bf16 come
 // between the curves and the maps.
 func TestTrainingOnAPhone(t *testing.T) {
-	var axes []*plot.Axes
-	stop := plot.ObserveAxes(func(a *plot.Axes) { axes = append(axes, a) })
+	var axes []*plottest.Axes
+	stop := plottest.ObserveAxes(func(a *plottest.Axes) { axes = append(axes, a) })
 	defer stop()
 	s := newTrainingWith(t, nil)
 	for _, steps := range []int{0, 20} {

@@ -12,13 +12,11 @@ import (
 // internal/apitest).
 func TestAPIOnZeroValues(t *testing.T) {
 	apitest.Check(t, apitest.API{
-		Types: []any{(*Axes)(nil), BandScale{}, (*ColorMap)(nil), Font(0), Insets{}, LegendPlacement{}, LinearScale{}, LogScale{}, Marker(0),
-			TextBox{}, TextExtent{}},
+		Types: []any{(*Axes)(nil), BandScale{}, (*ColorMap)(nil), Font(0), Insets{}, LinearScale{}, LogScale{}, Marker(0), TextExtent{}},
 		Funcs: []any{Categorical, Clear, DashedHLine, DashedLine, DashedPolyline, DashedVLine, DrawColorBar, DrawHeatmap, DrawImagePanel,
 			DrawInlineLegend, DrawLegend, DrawMarker, DrawMarkers, DrawText, DrawTextRotated, DrawTitleBar, FillCircle, FillPolygon, FillRect,
 			FormatPow10, FormatPow2, FormatTick, GridCells, HLine, Hex, Inset, LightTheme, Line, LinearTicks, MeasureInlineLegend, MeasureText,
-			Mix, NewAxes, NewBand, NewCanvas, NewColorMap, NewFace, NewLinear, NewLog10, NewLog2, NiceStep, ObserveAxes, ObserveLegends,
-			Polyline, ProbeText, Pt, RecordText, SplitColumns, SplitRows, StrokeCircle, StrokeRect, Superscript, SymmetricRange, TextOverlaps,
-			TitleBar, UniformInsets, VLine, ValueRange, WithAlpha, WrapText},
+			Mix, NewAxes, NewBand, NewCanvas, NewColorMap, NewFace, NewLinear, NewLog10, NewLog2, NiceStep,
+			Polyline, Pt, SplitColumns, SplitRows, StrokeCircle, StrokeRect, Superscript, SymmetricRange, TitleBar, UniformInsets, VLine, ValueRange, WithAlpha, WrapText},
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"image"
 	"math"
 	"sort"
+
+	"github.com/fp8lab/fp8lab/viz/plot/internal/observe"
 )
 
 // Layout constants for axes, in pixels.
@@ -64,11 +66,10 @@ type Axes struct {
 	opts  AxesOptions
 
 	labels []image.Rectangle // marker and band labels drawn since Draw
-	xTicks []string          // the x tick labels Draw wrote last
+	xTicks []string          // the x tick labels Draw wrote last (for observers, see axesView)
 	yTicks []string          // the y tick labels Draw wrote last
 	strip  int               // height of the legend strip above Plot; 0 for none
 	data   *occupancy        // pixels of the plot area holding data since Draw
-	canvas *uint8            // the picture Draw last drew on (see LegendPlacement.On)
 }
 
 // ready reports whether a was made by NewAxes: on nil or the zero Axes the
@@ -242,8 +243,7 @@ func (a *Axes) Draw(dst *image.RGBA) {
 	a.labels = a.labels[:0]
 	a.xTicks, a.yTicks = a.xTicks[:0], a.yTicks[:0]
 	a.data = nil
-	a.canvas = bufferKey(dst)
-	notifyAxes(a)
+	observe.AxesDrawn.Notify(observe.DrawnAxes{Axes: axesView{a}, Picture: observe.PictureOf(dst)})
 	FillRect(dst, a.Outer, th.Background)
 	FillRect(dst, p, th.PlotBackground)
 
@@ -342,29 +342,6 @@ func (a *Axes) Draw(dst *image.RGBA) {
 		y = DrawText(dst, l, cx, float64(y), tts).Max.Y
 	}
 }
-
-// TickLabels returns the tick labels Draw last wrote along the x and the y
-// axis, in order from the start of each, after thinning: tests check with
-// it that a reader can read each axis's scale.
-func (a *Axes) TickLabels() (x, y []string) {
-	if a == nil {
-		return nil, nil
-	}
-	return append([]string(nil), a.xTicks...), append([]string(nil), a.yTicks...)
-}
-
-// AxisLabels returns the labels the axes name their x and y axes with
-// (AxesOptions.XLabel, YLabel); empty for an axis without one.
-func (a *Axes) AxisLabels() (x, y string) {
-	if a == nil {
-		return "", ""
-	}
-	return a.opts.XLabel, a.opts.YLabel
-}
-
-// SharesX reports whether the axes leave their x axis to be labelled by
-// the axes below them (AxesOptions.SharedX).
-func (a *Axes) SharesX() bool { return a != nil && a.opts.SharedX }
 
 // titleLines is the title wrapped at spaces to the outer rectangle's width,
 // so that a long title above a narrow plot (a phone) is not clipped.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/viz/plot/internal/observe"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,6 +19,14 @@ func newTestAxes(t *testing.T, outer image.Rectangle, x, y Scale, opts AxesOptio
 	img := NewCanvas(outer.Max.X, outer.Max.Y, white)
 	ax.Draw(img)
 	return ax, img
+}
+
+// recordText lists the texts draw puts into dst, as plottest.RecordText
+// does (plot's own tests cannot import plottest, which imports plot).
+func recordText(dst *image.RGBA, draw func()) []observe.Text {
+	var texts []observe.Text
+	observe.WatchText(dst, true, func(t observe.Text) { texts = append(texts, t) }, draw)
+	return texts
 }
 
 func linear(t *testing.T, lo, hi float64) LinearScale {
@@ -211,7 +220,7 @@ func TestBarsBandMarkers(t *testing.T) {
 }
 
 // overlapping returns the pairs of recorded texts whose boxes overlap.
-func overlapping(boxes []TextBox) []string {
+func overlapping(boxes []observe.Text) []string {
 	var out []string
 	for i, a := range boxes {
 		for _, b := range boxes[i+1:] {
@@ -238,7 +247,7 @@ func TestTickLabelsClearAtTheCorner(t *testing.T) {
 		ax, err := NewAxes(outer, x, linear(t, 0, 40), AxesOptions{Theme: &th})
 		require.NoError(t, err)
 		img := NewCanvas(outer.Max.X, outer.Max.Y, white)
-		boxes := RecordText(img, func() { ax.Draw(img) })
+		boxes := recordText(img, func() { ax.Draw(img) })
 		var xs, ys int
 		for _, b := range boxes {
 			switch {

@@ -25,6 +25,10 @@
 //     markers and bands and [Axes.Note] hide none of them (declared legends
 //     go in a strip above the plot, see AxesOptions).
 //   - layout.go: splitting a canvas into panels.
+//   - observed.go: what the drawing tells the observers of
+//     internal/observe, which viz/plot/plottest installs in tests (the texts
+//     drawn into a picture, every Axes drawn, every legend and label placed).
+//     It changes no pixel, and with nobody listening costs an atomic load.
 //
 // Clipping works through sub-images: every primitive draws only inside
 // dst.Bounds(), so drawing into dst.SubImage(r) clips to r. [Axes.Clip] gives

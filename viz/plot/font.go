@@ -6,8 +6,10 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"strings"
 	"sync"
 
+	"github.com/fp8lab/fp8lab/viz/plot/internal/observe"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/gomono"
@@ -322,7 +324,7 @@ func DrawText(dst *image.RGBA, s string, x, y float64, st TextStyle) image.Recta
 		return box
 	}
 	baseline := top + e.Ascent
-	noteText(dst, s, normalizedSize(st.Size), box, func() image.Rectangle {
+	observe.NoteText(dst, s, normalizedSize(st.Size), box, func() image.Rectangle {
 		var ink image.Rectangle
 		cf.layout(s, func(g glyphImage, gx int) {
 			if g.mask != nil {
@@ -364,7 +366,7 @@ func DrawTextRotated(dst *image.RGBA, s string, x, y float64, st TextStyle) imag
 	if dst == nil || w == 0 || h == 0 || !box.Overlaps(dst.Bounds()) {
 		return box
 	}
-	noteText(dst, s, normalizedSize(st.Size), box, func() image.Rectangle { return box })
+	observe.NoteText(dst, s, normalizedSize(st.Size), box, func() image.Rectangle { return box })
 	flat := image.NewAlpha(image.Rect(0, 0, w, h))
 	opaque := image.Opaque
 	cf.layout(s, func(g glyphImage, gx int) {
@@ -387,3 +389,26 @@ func DrawTextRotated(dst *image.RGBA, s string, x, y float64, st TextStyle) imag
 
 // finite reports whether v is neither NaN nor ±Inf.
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// WrapText breaks s at spaces into lines no wider than width pixels in
+// style ts. A single word wider than width gets a line of its own.
+func WrapText(s string, width int, ts TextStyle) []string {
+	var lines []string
+	cur := ""
+	for _, w := range strings.Fields(s) {
+		try := w
+		if cur != "" {
+			try = cur + " " + w
+		}
+		if cur != "" && MeasureText(try, ts).Width > width {
+			lines = append(lines, cur)
+			cur = w
+			continue
+		}
+		cur = try
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}

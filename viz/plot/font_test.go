@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 
@@ -148,4 +149,22 @@ func TestTextConcurrent(t *testing.T) {
 	for _, img := range results {
 		assert.Equal(t, want.Pix, img.Pix)
 	}
+}
+
+// WrapText keeps every word, in order, and no line wider than the width
+// unless it is one word.
+func TestWrapText(t *testing.T) {
+	ts := TextStyle{Size: 16}
+	s := "rotating a row spreads an outlier over the block, shrinking amax so the scale fits the bulk"
+	for _, w := range []int{40, 120, 300, 2000} {
+		lines := WrapText(s, w, ts)
+		assert.Equal(t, strings.Fields(s), strings.Fields(strings.Join(lines, " ")), "width %d", w)
+		for _, l := range lines {
+			if strings.Contains(l, " ") {
+				assert.LessOrEqual(t, MeasureText(l, ts).Width, w, "%q", l)
+			}
+		}
+	}
+	assert.Len(t, WrapText(s, 2000, ts), 1)
+	assert.Empty(t, WrapText("  ", 100, ts))
 }

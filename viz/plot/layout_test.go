@@ -72,3 +72,33 @@ func TestInsetsAndTitleBar(t *testing.T) {
 	ink := inkBounds(img.SubImage(image.Rect(0, 0, 400, rest.Min.Y-1)).(*image.RGBA), white)
 	assert.False(t, ink.Empty())
 }
+
+// A title bar too narrow for its title and subtitle wraps them below each
+// other, and every line stays inside the bar; a wide one keeps one line.
+func TestDrawTitleBarWraps(t *testing.T) {
+	th := LightTheme()
+	title, sub := "Hadamard rotation and outliers", "rotating a row spreads an outlier over the block, shrinking amax so the scale fits the bulk"
+	wide := image.NewRGBA(image.Rect(0, 0, 2000, 600))
+	oneLine := DrawTitleBar(wide, wide.Rect, title, sub, &th)
+	narrow := image.NewRGBA(image.Rect(0, 0, 340, 1100))
+	var body image.Rectangle
+	texts := recordText(narrow, func() { body = DrawTitleBar(narrow, narrow.Rect, title, sub, &th) })
+	require.NotEmpty(t, texts)
+	smallest := texts[0].Size
+	for _, tx := range texts {
+		smallest = min(smallest, tx.Size)
+	}
+	assert.Equal(t, th.LabelSize, smallest)
+	assert.Greater(t, body.Min.Y, 2*oneLine.Min.Y, "the subtitle goes on lines of its own")
+	// Nothing is drawn right of the margin: the last columns are background.
+	for y := 0; y < body.Min.Y-1; y++ {
+		for x := narrow.Rect.Max.X - 2*outerPad + 1; x < narrow.Rect.Max.X; x++ {
+			require.Equal(t, th.Background, narrow.RGBAAt(x, y), "pixel %d,%d", x, y)
+		}
+	}
+	// A thumbnail keeps one line.
+	small := th
+	small.TitleSize, small.LabelSize = 9, 8
+	thumb := image.NewRGBA(image.Rect(0, 0, 340, 200))
+	assert.Less(t, DrawTitleBar(thumb, thumb.Rect, title, sub, &small).Min.Y, 30)
+}

@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+
+	"github.com/fp8lab/fp8lab/viz/plot/internal/observe"
 )
 
 // LegendKind is the kind of key drawn next to a legend label.
@@ -106,7 +108,7 @@ func DrawLegend(dst *image.RGBA, area image.Rectangle, corner Corner, entries []
 	t := themeOrDefault(th)
 	box := cornerBox(area.Canon(), corner, legendSize(entries, &t), metricsFor(&t).margin)
 	drawLegendBox(dst, box, entries, &t)
-	notifyLegend(LegendPlacement{Kind: PlacedBeside, Box: box.Intersect(dst.Rect), canvas: bufferKey(dst)})
+	placedBeside(dst, box)
 	return box, nil
 }
 
@@ -154,12 +156,12 @@ func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (im
 	if a.strip > 0 {
 		x0, w := a.stripSpan()
 		box := drawInlineLegend(dst, x0, a.Plot.Min.Y-a.strip, w, entries, t.tickStyle(), &t)
-		notifyLegend(LegendPlacement{Plot: a.Plot, Box: box, Covered: a.Covered(box), Axes: a, canvas: a.canvas})
+		a.placed(dst, observe.Placement{Kind: observe.Legend, Box: box}, func() int { return a.Covered(box) })
 		return box, nil
 	}
 	box, ok := a.legendPlace(corner, legendSize(entries, &t))
 	if !ok {
-		notifyLegend(LegendPlacement{Plot: a.Plot, Omitted: true, Axes: a, canvas: a.canvas})
+		a.placed(dst, observe.Placement{Kind: observe.Legend, Omitted: true}, nil)
 		return image.Rectangle{}, nil
 	}
 	target := dst
@@ -167,7 +169,7 @@ func (a *Axes) Legend(dst *image.RGBA, corner Corner, entries []LegendEntry) (im
 		target = a.Clip(dst)
 	}
 	drawLegendBox(target, box, entries, &t)
-	notifyLegend(LegendPlacement{Plot: a.Plot, Box: box, Covered: a.Covered(box.Inset(-1)), Axes: a, canvas: a.canvas})
+	a.placed(dst, observe.Placement{Kind: observe.Legend, Box: box}, func() int { return a.Covered(box.Inset(-1)) })
 	return box, nil
 }
 
@@ -245,7 +247,7 @@ func (a *Axes) legendPlace(corner Corner, sz image.Point) (image.Rectangle, bool
 func DrawInlineLegend(dst *image.RGBA, x, y, maxWidth int, entries []LegendEntry, st TextStyle, th *Theme) image.Rectangle {
 	r := drawInlineLegend(dst, x, y, maxWidth, entries, st, th)
 	if dst != nil {
-		notifyLegend(LegendPlacement{Kind: PlacedBeside, Box: r.Intersect(dst.Rect), canvas: bufferKey(dst)})
+		placedBeside(dst, r)
 	}
 	return r
 }

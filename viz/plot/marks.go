@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+
+	"github.com/fp8lab/fp8lab/viz/plot/internal/observe"
 )
 
 // BarStyle says how to draw histogram and bar chart bars.
@@ -248,7 +250,7 @@ func (c labelAt) draw(dst *image.RGBA, s string, k float64) image.Rectangle {
 // before the next step): a place inside the plot area where it covers no
 // data and no label drawn since the last Draw. A label with no free place
 // is left out rather than hide data, and the box returned is empty. Every
-// label is reported to ObserveLegends.
+// label is reported to the observers of placements (see observed.go).
 func (a *Axes) labelBox(dst *image.RGBA, s string, groups ...[]labelAt) image.Rectangle {
 	for _, cands := range groups {
 		for k := 0.0; ; k++ {
@@ -270,7 +272,7 @@ func (a *Axes) labelBox(dst *image.RGBA, s string, groups ...[]labelAt) image.Re
 			}
 		}
 	}
-	notifyLegend(LegendPlacement{Kind: PlacedLabel, Plot: a.Plot, Omitted: true, Axes: a, Text: s, canvas: a.canvas})
+	a.placed(dst, observe.Placement{Kind: observe.Label, Omitted: true, Text: s}, nil)
 	return image.Rectangle{}
 }
 
@@ -287,7 +289,7 @@ func (a *Axes) takeLabel(dst *image.RGBA, box image.Rectangle, s string, draw fu
 	a.occ().mark(box.Inset(-2), occLabel)
 	FillRect(dst, box.Inset(-2), a.Theme.LegendFill)
 	draw(dst)
-	notifyLegend(LegendPlacement{Kind: PlacedLabel, Plot: a.Plot, Box: box, Axes: a, Text: s, canvas: a.canvas})
+	a.placed(dst, observe.Placement{Kind: observe.Label, Box: box, Text: s}, nil)
 }
 
 // Note writes s, a remark about the whole chart, inside the plot area like
@@ -333,7 +335,7 @@ func (a *Axes) Note(dst *image.RGBA, s string, corner Corner, st TextStyle) imag
 			return box
 		}
 	}
-	notifyLegend(LegendPlacement{Kind: PlacedLabel, Plot: a.Plot, Omitted: true, Axes: a, Text: s, canvas: a.canvas})
+	a.placed(dst, observe.Placement{Kind: observe.Label, Omitted: true, Text: s}, nil)
 	return image.Rectangle{}
 }
 

@@ -3,7 +3,6 @@ package plot
 import (
 	"image"
 	"math"
-	"sync"
 )
 
 // occupancy records which pixels of a plot area hold data (bars, curves,
@@ -137,16 +136,6 @@ func (a *Axes) Covered(r image.Rectangle) int {
 	return a.occ().count(r)
 }
 
-// CoveredData is Covered without the labels of markers and bands: the
-// pixels of r holding data. Tests check with it, once a picture is drawn,
-// that no label or legend hides data, even data drawn after it.
-func (a *Axes) CoveredData(r image.Rectangle) int {
-	if !a.ready() {
-		return 0
-	}
-	return a.occ().countData(r)
-}
-
 // MarkData records r (in pixels) as holding data, for marks a caller draws
 // itself, so that a legend keeps off them.
 func (a *Axes) MarkData(r image.Rectangle) {
@@ -167,97 +156,3 @@ func (a *Axes) DrawText(dst *image.RGBA, s string, x, y float64, st TextStyle) i
 	a.occ().markRect(box)
 	return box
 }
-
-// PlacementKind says what a LegendPlacement placed.
-type PlacementKind int
-
-// What is placed.
-const (
-	// PlacedLegend: a legend Axes.Legend placed in its plot area, its strip
-	// above or its margin.
-	PlacedLegend PlacementKind = iota
-	// PlacedLabel: the label of a marker or band (VMarker, HMarker, VBand,
-	// HBand) or a note (Note), placed in the plot area where it covers no
-	// data.
-	PlacedLabel
-	// PlacedBeside: a legend drawn with DrawLegend or DrawInlineLegend,
-	// beside the plots; see On for the axes of the same picture.
-	PlacedBeside
-)
-
-// LegendPlacement is where a legend or label went: its box, the plot area
-// (for a legend or label of an Axes), how many pixels of recorded data the
-// box covered when it was placed (0 by construction; tests check it), or
-// that it was left out for want of room.
-type LegendPlacement struct {
-	Kind      PlacementKind
-	Plot, Box image.Rectangle
-	Covered   int
-	Omitted   bool
-	// Axes holds the legend or label; nil for PlacedBeside. Once the
-	// picture is drawn, Axes.CoveredData(Box) says whether data drawn
-	// after the label hides under it.
-	Axes *Axes
-	// Text is a label's or note's text (empty for a legend), so that a
-	// test can find the placement of one it cares about.
-	Text   string
-	canvas *uint8
-}
-
-// On reports whether p was drawn on the picture a was last drawn on (the
-// same pixels, through any sub-image): a legend beside the plots must hide
-// no data of the axes of its own picture, and what a caller draws off
-// screen to measure it is none of theirs.
-func (p LegendPlacement) On(a *Axes) bool { return p.canvas != nil && p.canvas == a.canvas }
-
-// observers is a registry of callbacks that tests install to watch what
-// Draw does: add returns the function that removes f again.
-type observers[T any] struct {
-	sync.Mutex
-	next int
-	fs   map[int]func(T)
-}
-
-func (o *observers[T]) add(f func(T)) (stop func()) {
-	o.Lock()
-	defer o.Unlock()
-	if o.fs == nil {
-		o.fs = map[int]func(T){}
-	}
-	id := o.next
-	o.next++
-	o.fs[id] = f
-	return func() {
-		o.Lock()
-		defer o.Unlock()
-		delete(o.fs, id)
-	}
-}
-
-func (o *observers[T]) notify(v T) {
-	o.Lock()
-	defer o.Unlock()
-	for _, f := range o.fs {
-		f(v)
-	}
-}
-
-var (
-	axesObservers   observers[*Axes]
-	legendObservers observers[LegendPlacement]
-)
-
-// ObserveAxes calls f with every Axes that Draw starts a picture on until
-// the returned stop function is called: with ObserveLegends, tests check
-// once a picture is drawn that no legend beside the plots and no label
-// hides data.
-func ObserveAxes(f func(*Axes)) (stop func()) { return axesObservers.add(f) }
-
-func notifyAxes(a *Axes) { axesObservers.notify(a) }
-
-// ObserveLegends calls f with every placement of a legend or label (see
-// PlacementKind) until the returned stop function is called: tests of the
-// pictures built on this package check with it that none hides data.
-func ObserveLegends(f func(LegendPlacement)) (stop func()) { return legendObservers.add(f) }
-
-func notifyLegend(p LegendPlacement) { legendObservers.notify(p) }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fp8lab/fp8lab/viz/plot/internal/observe"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,8 +47,8 @@ func TestCoveredHoldsEveryDrawnPixel(t *testing.T) {
 }
 
 func TestLegendKeepsOffData(t *testing.T) {
-	var seen []LegendPlacement
-	stop := ObserveLegends(func(p LegendPlacement) { seen = append(seen, p) })
+	var seen []observe.Placement
+	stop := observe.Placements.Add(func(p observe.Placement) { seen = append(seen, p) })
 	defer stop()
 	entries := []LegendEntry{{Label: "first curve"}, {Label: "second"}}
 	ax, img := newTestAxes(t, image.Rect(0, 0, 400, 300), linear(t, 0, 10), linear(t, 0, 10), AxesOptions{})
@@ -139,8 +140,8 @@ func TestAxesHeatmapPoolsExtremes(t *testing.T) {
 // across, it runs up along the line; with no free place at all it is left
 // out, and every placement is reported.
 func TestMarkerLabelKeepsOffData(t *testing.T) {
-	var seen []LegendPlacement
-	stop := ObserveLegends(func(p LegendPlacement) { seen = append(seen, p) })
+	var seen []observe.Placement
+	stop := observe.Placements.Add(func(p observe.Placement) { seen = append(seen, p) })
 	defer stop()
 	ax, img := newTestAxes(t, image.Rect(0, 0, 400, 300), linear(t, 0, 10), linear(t, 0, 10), AxesOptions{})
 	ax.Draw(img)
@@ -150,7 +151,7 @@ func TestMarkerLabelKeepsOffData(t *testing.T) {
 	box := seen[0].Box
 	assert.False(t, seen[0].Omitted)
 	assert.Less(t, box.Max.X, int(ax.X.Map(5)), "left of the line, away from the bar")
-	assert.Zero(t, ax.CoveredData(box))
+	assert.Zero(t, axesView{ax}.CoveredData(box))
 	// Bars left and right of the line, leaving a gap narrower than the
 	// label: it turns to run along the line.
 	ax.Draw(img)
@@ -160,7 +161,7 @@ func TestMarkerLabelKeepsOffData(t *testing.T) {
 	box = seen[1].Box
 	assert.False(t, seen[1].Omitted)
 	assert.Greater(t, box.Dy(), box.Dx(), "rotated along the line")
-	assert.Zero(t, ax.CoveredData(box))
+	assert.Zero(t, axesView{ax}.CoveredData(box))
 	// No room at all: left out, nothing drawn over the data.
 	ax.Draw(img)
 	require.NoError(t, ax.Bars(img, []float64{5}, []float64{10}, 10, BarStyle{}))
@@ -172,8 +173,8 @@ func TestMarkerLabelKeepsOffData(t *testing.T) {
 // A note goes to the free place nearest its corner: past a bar in that
 // corner, below a bar across the top, and nowhere when bars fill the plot.
 func TestNoteKeepsOffData(t *testing.T) {
-	var seen []LegendPlacement
-	stop := ObserveLegends(func(p LegendPlacement) { seen = append(seen, p) })
+	var seen []observe.Placement
+	stop := observe.Placements.Add(func(p observe.Placement) { seen = append(seen, p) })
 	defer stop()
 	ax, img := newTestAxes(t, image.Rect(0, 0, 400, 300), linear(t, 0, 10), linear(t, 0, 10), AxesOptions{})
 	const note = "outlier ÷ √16 = 4"
@@ -190,7 +191,7 @@ func TestNoteKeepsOffData(t *testing.T) {
 	require.False(t, box.Empty())
 	assert.Greater(t, box.Min.X, int(ax.X.Map(2)), "right of the bar")
 	assert.Equal(t, ax.Plot.Min.Y+m, box.Min.Y, "as high as it can")
-	assert.Zero(t, ax.CoveredData(box.Inset(-2)))
+	assert.Zero(t, axesView{ax}.CoveredData(box.Inset(-2)))
 	// Bars across the whole width up to 7: the note goes above them, and
 	// its border stays off them.
 	ax.Draw(img)
@@ -198,14 +199,14 @@ func TestNoteKeepsOffData(t *testing.T) {
 	box = ax.Note(img, note, BottomRight, TextStyle{Size: 14})
 	require.False(t, box.Empty())
 	assert.LessOrEqual(t, box.Max.Y+2, int(ax.Y.Map(7)), "above the bars")
-	assert.Zero(t, ax.CoveredData(box.Inset(-2)))
+	assert.Zero(t, axesView{ax}.CoveredData(box.Inset(-2)))
 	// Bars fill the plot: the note is left out and reported so.
 	ax.Draw(img)
 	require.NoError(t, ax.Bars(img, []float64{5}, []float64{10}, 10, BarStyle{}))
 	assert.True(t, ax.Note(img, note, TopLeft, TextStyle{Size: 14}).Empty())
 	require.Len(t, seen, 4)
 	for i, p := range seen {
-		assert.Equal(t, PlacedLabel, p.Kind)
+		assert.Equal(t, observe.Label, p.Kind)
 		assert.Equal(t, note, p.Text)
 		assert.Equal(t, i == 3, p.Omitted, "placement %d", i)
 	}

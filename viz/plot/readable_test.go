@@ -45,7 +45,7 @@ func TestHBars(t *testing.T) {
 	assert.True(t, at(-0.5, 1), "a negative bar reaches left of x=0")
 	assert.False(t, at(0.5, 1))
 	assert.False(t, at(2.5, 0.5), "between the bars")
-	assert.Positive(t, ax.CoveredData(image.Rect(int(ax.Map(1, 0).X), int(ax.Map(1, 0).Y), int(ax.Map(1, 0).X)+1, int(ax.Map(1, 0).Y)+1)), "the bars are data for legends to avoid")
+	assert.Positive(t, axesView{ax}.CoveredData(image.Rect(int(ax.Map(1, 0).X), int(ax.Map(1, 0).Y), int(ax.Map(1, 0).X)+1, int(ax.Map(1, 0).Y)+1)), "the bars are data for legends to avoid")
 	assert.ErrorIs(t, ax.HBars(img, []float64{0}, []float64{1}, 0, BarStyle{}), ErrBadArgument)
 }
 
@@ -55,11 +55,11 @@ func TestSharedX(t *testing.T) {
 	x, y := linear(t, 0, 100), linear(t, 0, 1)
 	own, _ := newTestAxes(t, image.Rect(0, 0, 400, 200), x, y, AxesOptions{})
 	shared, _ := newTestAxes(t, image.Rect(0, 0, 400, 200), x, y, AxesOptions{SharedX: true})
-	xt, _ := own.TickLabels()
+	xt, _ := axesView{own}.TickLabels()
 	assert.GreaterOrEqual(t, len(xt), 3)
-	xt, _ = shared.TickLabels()
+	xt, _ = axesView{shared}.TickLabels()
 	assert.Empty(t, xt)
-	assert.True(t, shared.SharesX())
+	assert.True(t, axesView{shared}.SharesX())
 	assert.Greater(t, shared.Plot.Dy(), own.Plot.Dy())
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/viz"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 )
 
 // The tabs derive from viz's catalog: every scene has a tab that shows it,
@@ -45,10 +45,10 @@ func TestTabsFitTheWindow(t *testing.T) {
 		require.NoError(t, err)
 		g.Snapshot(w, MinWindowHeight) // the tab bar, at this width
 		g.tabsSig = ""
-		texts := plot.RecordText(g.tabsRGBA, func() { g.Snapshot(w, MinWindowHeight) })
+		texts := plottest.RecordText(g.tabsRGBA, func() { g.Snapshot(w, MinWindowHeight) })
 		labels, rects := tabLayout(names, w)
 		require.Len(t, texts, len(names), "width %d: one text per tab", w)
-		assert.Empty(t, plot.TextOverlaps(texts), "width %d", w)
+		assert.Empty(t, plottest.TextOverlaps(texts), "width %d", w)
 		bar := image.Rect(0, 0, w, TabHeight)
 		for i, r := range rects {
 			assert.True(t, r.In(bar), "width %d: tab %q at %v outside the bar %v", w, labels[i], r, bar)

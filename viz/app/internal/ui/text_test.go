@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fp8lab/fp8lab/viz"
-	"github.com/fp8lab/fp8lab/viz/plot"
+	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 )
 
 // The app's own texts stand apart in its default 1280×800 window: for
@@ -32,14 +32,14 @@ func TestAppTextApart(t *testing.T) {
 			}
 			// Draw everything again, recording the texts of each picture.
 			g.sceneSig, g.stripSig, g.panelSig, g.tabsSig = "", "", "", ""
-			var panel, tabs []plot.TextBox
-			scene := plot.RecordText(g.sceneRGBA, func() {
-				panel = plot.RecordText(g.panelRGBA, func() {
-					tabs = plot.RecordText(g.tabsRGBA, func() { g.Snapshot(w, h) })
+			var panel, tabs []plottest.TextBox
+			scene := plottest.RecordText(g.sceneRGBA, func() {
+				panel = plottest.RecordText(g.panelRGBA, func() {
+					tabs = plottest.RecordText(g.tabsRGBA, func() { g.Snapshot(w, h) })
 				})
 			})
 			// The explanation strip's lines, under the picture.
-			var explain []plot.TextBox
+			var explain []plottest.TextBox
 			for _, b := range scene {
 				if b.Box.Min.Y >= g.pictureRect().Dy() {
 					explain = append(explain, b)
@@ -52,9 +52,9 @@ func TestAppTextApart(t *testing.T) {
 				}
 			}
 			checked += len(panel) + len(tabs) + len(explain)
-			assert.Empty(t, plot.TextOverlaps(panel), "%s, control %d focused: panel", name, i)
-			assert.Empty(t, plot.TextOverlaps(tabs), "%s: tabs", name)
-			assert.Empty(t, plot.TextOverlaps(explain), "%s: explanation", name)
+			assert.Empty(t, plottest.TextOverlaps(panel), "%s, control %d focused: panel", name, i)
+			assert.Empty(t, plottest.TextOverlaps(tabs), "%s: tabs", name)
+			assert.Empty(t, plottest.TextOverlaps(explain), "%s: explanation", name)
 		}
 	}
 	assert.Greater(t, checked, 1000, "texts checked")
@@ -69,7 +69,7 @@ func TestAppTextApart(t *testing.T) {
 func TestAppPictureTextApart(t *testing.T) {
 	const w, h = 1280, 800
 	rowLabel := regexp.MustCompile(`^0x[0-9A-F]{2}$`)
-	rows := func(a, b plot.TextBox) bool {
+	rows := func(a, b plottest.TextBox) bool {
 		return rowLabel.MatchString(a.Text) && rowLabel.MatchString(b.Text) && a.Box.Max.X == b.Box.Max.X
 	}
 	sizes := map[int]bool{}
@@ -83,16 +83,16 @@ func TestAppPictureTextApart(t *testing.T) {
 					continue // an option that cannot be chosen now
 				}
 				g.sceneSig = ""
-				scene := plot.RecordText(g.sceneRGBA, func() { g.Snapshot(w, h) })
+				scene := plottest.RecordText(g.sceneRGBA, func() { g.Snapshot(w, h) })
 				pic := g.pictureRect().Size()
 				sizes[pic.Y] = true
-				var inPicture []plot.TextBox
+				var inPicture []plottest.TextBox
 				for _, b := range scene {
 					if b.Box.Min.Y < pic.Y {
 						inPicture = append(inPicture, b)
 					}
 				}
-				assert.Empty(t, plot.TextOverlaps(inPicture, rows), "%s %s=%s at %v", name, p.Name, o, pic)
+				assert.Empty(t, plottest.TextOverlaps(inPicture, rows), "%s %s=%s at %v", name, p.Name, o, pic)
 				require.NoError(t, g.SetParam(p.Name, p.Default))
 			}
 		}
@@ -112,8 +112,8 @@ func TestHelpNeverCutSilently(t *testing.T) {
 		for i := range g.layout().widgets {
 			require.True(t, g.Key(KeyDown))
 			g.panelSig = ""
-			var drawn []plot.TextBox
-			panel := plot.RecordText(g.panelRGBA, func() { g.Snapshot(w, h) })
+			var drawn []plottest.TextBox
+			panel := plottest.RecordText(g.panelRGBA, func() { g.Snapshot(w, h) })
 			L := g.layout()
 			for _, b := range panel {
 				if b.Box.Min.Y >= L.help.Min.Y && b.Size == 14 {
