@@ -122,3 +122,27 @@ func TestOnlyShellsImportTheEbitenApp(t *testing.T) {
 		}
 	}
 }
+
+// TestTestSupportOnlyInTests keeps the module's test-support packages
+// (named like net/http/httptest: apitest, plottest) out of what it builds:
+// only test files import them, so no program or library links them.
+func TestTestSupportOnlyInTests(t *testing.T) {
+	root := repoRoot(t)
+	support, bad := map[string]bool{}, map[string]bool{}
+	for _, b := range builds {
+		for path, p := range list(t, root, b, "./...") {
+			if strings.HasSuffix(path, "test") {
+				support[short(path)] = true
+			}
+			for _, imp := range p.Imports {
+				if strings.HasPrefix(imp, module+"/") && strings.HasSuffix(imp, "test") {
+					bad[short(path)+" imports "+short(imp)] = true
+				}
+			}
+		}
+	}
+	require.Contains(t, support, "viz/plot/plottest", "the check would check nothing")
+	for b := range bad {
+		t.Errorf("%s: test support is for test files only", b)
+	}
+}
