@@ -110,7 +110,7 @@ func (s *ditherScene) render(dst *image.RGBA, d Display) error {
 // even that leaves too little.
 func (s *ditherScene) stackedParts(st style, d Display, body image.Rectangle) (cols, left []image.Rectangle, ok bool) {
 	head := st.text(15, plot.FontBold, color.RGBA{})
-	title := wrapText("Pixel by pixel, and as the eye sees it from farther away (blur σ = "+s.ps.str("blur")+" px)", head, body.Dx())
+	title := plot.WrapText("Pixel by pixel, and as the eye sees it from farther away (blur σ = "+s.ps.str("blur")+" px)", body.Dx(), head)
 	scoresH := (len(title) + 1 + ditherScored) * (plot.MeasureText("Xg", head).Height() + st.px(4))
 	lineH := plot.MeasureText("Xg", plot.TextStyle{Size: 14 * st.s}).Height() + st.px(4)
 	least, _, _ := ditherZoom(st, d, 0, 0)
@@ -191,7 +191,7 @@ func (s *ditherScene) drawImages(dst *image.RGBA, st style, cells []image.Rectan
 			lines[0] += " · " + psnr
 		}
 		if plot.MeasureText(lines[0], cs).Width > cellW {
-			lines = wrapText(name, cs, cellW)
+			lines = plot.WrapText(name, cellW, cs)
 			if psnr != "" {
 				lines = append(lines, psnr)
 			}
@@ -279,7 +279,7 @@ func cropGray(g *dither.Gray, x0, y0, w, h int) []float32 {
 func (s *ditherScene) drawScores(dst *image.RGBA, st style, r image.Rectangle) {
 	head := st.text(15, plot.FontBold, color.RGBA{})
 	cell := st.text(15, plot.FontRegular, color.RGBA{})
-	title := wrapText("Pixel by pixel, and as the eye sees it from farther away (blur σ = "+s.ps.str("blur")+" px)", head, r.Dx())
+	title := plot.WrapText("Pixel by pixel, and as the eye sees it from farther away (blur σ = "+s.ps.str("blur")+" px)", r.Dx(), head)
 	rows := len(s.scores) + 1 + len(title)
 	lh := min(r.Dy()/rows, st.px(30))
 	if need := plot.MeasureText("Xg", head).Height(); lh < need {

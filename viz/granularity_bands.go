@@ -15,8 +15,8 @@ import (
 func (s *granularityScene) drawBands(dst *image.RGBA, st style, r image.Rectangle) error {
 	key := st.muted()
 	key.VAlign = plot.AlignTop
-	y := textLines(dst, r.Min.X, r.Min.Y, wrapText(fmt.Sprintf("Left map: decode scale of each block (log₂). Right map: SQNR of each %d×%d patch — dark = information lost.",
-		granPatch, granPatch), key, r.Dx()), key, st.px(3))
+	y := textLines(dst, r.Min.X, r.Min.Y, plot.WrapText(fmt.Sprintf("Left map: decode scale of each block (log₂). Right map: SQNR of each %d×%d patch — dark = information lost.",
+		granPatch, granPatch), r.Dx(), key), key, st.px(3))
 	scaleV, sqV, err := s.caseScales()
 	if err != nil {
 		return err

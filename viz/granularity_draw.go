@@ -113,7 +113,7 @@ func (s *granularityScene) drawNotes(dst *image.RGBA, st style, r image.Rectangl
 	// A paragraph that would not fit whole is left out, with those after it.
 	y := r.Min.Y
 	write := func(text string, ts plot.TextStyle, gap int) {
-		lines := wrapText(text, ts, r.Dx())
+		lines := plot.WrapText(text, r.Dx(), ts)
 		h := len(lines) * (plot.MeasureText("Xg", ts).Height() + st.px(3))
 		if y+gap+h > r.Max.Y {
 			y = r.Max.Y
@@ -541,26 +541,4 @@ func barDB(v, top float64) float64 {
 		return top
 	}
 	return math.Max(v, 0)
-}
-
-// wrapText breaks s into lines no wider than width in style ts (a word
-// longer than width gets a line of its own).
-func wrapText(s string, ts plot.TextStyle, width int) []string {
-	var lines []string
-	cur := ""
-	for _, w := range strings.Fields(s) {
-		next := w
-		if cur != "" {
-			next = cur + " " + w
-		}
-		if cur != "" && plot.MeasureText(next, ts).Width > width {
-			lines = append(lines, cur)
-			next = w
-		}
-		cur = next
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return lines
 }

@@ -364,7 +364,7 @@ func (s *trainingScene) drawMaps(dst *image.RGBA, st style, tr trainingState, la
 // plotNote writes msg in the middle of the plot area p, wrapped to its
 // width: a note that stands in for data not there yet.
 func plotNote(dst *image.RGBA, st style, p image.Rectangle, msg string, ts plot.TextStyle) {
-	lines := wrapText(msg, ts, p.Dx()-st.px(16))
+	lines := plot.WrapText(msg, p.Dx()-st.px(16), ts)
 	lineH := plot.MeasureText("Xg", ts).Height() + st.px(4)
 	ts.Align, ts.VAlign = plot.AlignCenter, plot.AlignTop
 	y := (p.Min.Y+p.Max.Y)/2 - len(lines)*lineH/2

@@ -441,7 +441,7 @@ func (s *windowScene) drawCards(dst *image.RGBA, st style, r image.Rectangle) {
 		// its label and shrinks its number to its width.
 		w := cr.Dx() - st.px(22)
 		ls := st.muted()
-		textLines(dst, cr.Min.X+st.px(16), cr.Min.Y+st.px(8), wrapText(c.label, ls, w), ls, 0)
+		textLines(dst, cr.Min.X+st.px(16), cr.Min.Y+st.px(8), plot.WrapText(c.label, w, ls), ls, 0)
 		vs := st.text(30, plot.FontBold, color.RGBA{})
 		for vs.Size > st.pxf(16) && plot.MeasureText(c.value, vs).Width > w {
 			vs.Size = math.Max(vs.Size*0.92, st.pxf(16))
