@@ -67,7 +67,8 @@ func TestElementFormatsQuantize(t *testing.T) {
 	x := normal(t, 2, 40, 1, 3)
 	for _, g := range kindVariants() {
 		listed := g.ElementFormats()
-		assert.ElementsMatch(t, formatNames(elementFormats(g)), formatNames(listed), "%s", g)
+		assert.ElementsMatch(t, formatNames(elementFormats(g)), formatNames(listed),
+			"%s (an OCP MX element type goes in mxElements and elementFormats, %s)", g, testenv.Step("Add a format", 5))
 		for _, f := range fp8.Presets() {
 			_, err := Quantize(x, f, g, Options{})
 			if assert.Contains(t, fp8.Presets(), f); containsFormat(listed, f) {

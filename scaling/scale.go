@@ -3,6 +3,7 @@ package scaling
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/fp8lab/fp8lab/fp8"
 )
@@ -176,7 +177,11 @@ func MXEmax(f *fp8.Format) (int, error) {
 			return e.emax, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: %s is not an OCP MX element type (E4M3FN, E5M2, E3M2, E2M3, E2M1)", ErrFormat, f.Name())
+	names := make([]string, len(mxElements))
+	for i, e := range mxElements {
+		names[i] = e.f.Name()
+	}
+	return 0, fmt.Errorf("%w: %s is not an OCP MX element type (%s)", ErrFormat, f.Name(), strings.Join(names, ", "))
 }
 
 // sameFormat reports whether a and b have the same encoding, whatever their names.

@@ -56,35 +56,53 @@ func TestUnscaledIsAPlainCast(t *testing.T) {
 }
 
 // The MX scale rule of a recipe reaches scaling: ceil gives
-// 2^ceil(log2(amax/Max)), which never saturates the block maximum.
+// 2^ceil(log2(amax/Max)), which never saturates the block maximum. It
+// reaches every kind whose scales are E8M0 codes (scaling's table), not
+// only mx: the forward input of a recipe with the kind takes the rule.
 func TestMXRounding(t *testing.T) {
-	for _, rule := range []string{"", "floor", "ceil", "rceil"} {
-		r := mustRecipe(t, "mxfp8")
-		r.Scaling.MXRounding = rule
-		require.NoError(t, r.Check())
-		e, err := newLinearEngine(Tiny(), r, 1)
-		require.NoError(t, err)
-		var q *scaling.Quantized
-		e.capture = func(c capturedOperand) {
-			if c.role == 0 {
-				q = c.q
+	x := make([]float32, 32)
+	for i := range x {
+		x[i] = float32(i) * 17.5 // amax 542.5: between 448 and 2·448
+	}
+	xt, err := scaling.FromSlice(1, 32, x)
+	require.NoError(t, err)
+	kinds := 0
+	for _, g := range scaling.Granularities() {
+		if g.Scales() != scaling.ScaleE8M0 {
+			continue
+		}
+		kinds++
+		for _, rule := range []string{"", "floor", "ceil", "rceil"} {
+			r := mustRecipe(t, "mxfp8")
+			r.Forward.Input.Granularity = g
+			r.Scaling.MXRounding = rule
+			require.NoError(t, r.Check(), "%s %s", g, rule)
+			e, err := newLinearEngine(Tiny(), r, 1)
+			require.NoError(t, err)
+			var q *scaling.Quantized
+			e.capture = func(c capturedOperand) {
+				if c.role == 0 {
+					q = c.q
+				}
+			}
+			out := make([]float32, 1)
+			require.NoError(t, e.forward(0, out, x, make([]float32, 32), nil, 1, 32, 1))
+			require.NotNil(t, q)
+			want := fp8.ScaleFloor
+			if rule == "ceil" || rule == "rceil" {
+				want = fp8.ScaleCeil
+			}
+			ref, err := scaling.Quantize(xt, fp8.E4M3FN, g, scaling.Options{MXRounding: want})
+			require.NoError(t, err)
+			assert.Equal(t, ref.ScaleCodes, q.ScaleCodes, "%s %s", g, rule)
+			if g == scaling.MX { // one block: the code from fp8.MXScale directly
+				code, err := fp8.MXScale(542.5, fp8.E4M3FN, want)
+				require.NoError(t, err)
+				assert.Equal(t, []uint8{code}, q.ScaleCodes, rule)
 			}
 		}
-		x := make([]float32, 32)
-		for i := range x {
-			x[i] = float32(i) * 17.5 // amax 542.5: between 448 and 2·448
-		}
-		out := make([]float32, 1)
-		require.NoError(t, e.forward(0, out, x, make([]float32, 32), nil, 1, 32, 1))
-		require.NotNil(t, q)
-		want := fp8.ScaleFloor
-		if rule == "ceil" || rule == "rceil" {
-			want = fp8.ScaleCeil
-		}
-		code, err := fp8.MXScale(542.5, fp8.E4M3FN, want)
-		require.NoError(t, err)
-		assert.Equal(t, []uint8{code}, q.ScaleCodes, rule)
 	}
+	assert.Positive(t, kinds)
 }
 
 func TestRecipeChecksNewFields(t *testing.T) {
@@ -93,7 +111,7 @@ func TestRecipeChecksNewFields(t *testing.T) {
 		{`{"name":"x","scaling":{"none":true,"delayed":true}}`, "scaling none casts with scale 1"},
 		{`{"name":"x","scaling":{"none":true,"margin":3}}`, "scaling none casts with scale 1"},
 		{`{"name":"x","forward":{"input":{"format":"e4m3fn","granularity":"row"}},"scaling":{"none":true}}`, "one scale of 1 per tensor"},
-		{`{"name":"x","scaling":{"mx_rounding":"ceil"}}`, "needs an operand with mx granularity"},
+		{`{"name":"x","scaling":{"mx_rounding":"ceil"}}`, "needs an operand with E8M0 (MX) scales"},
 		{`{"name":"x","forward":{"input":{"format":"e4m3fn","granularity":"mx"}},"scaling":{"mx_rounding":"up"}}`, `mx_rounding "up"`},
 	} {
 		_, err := ParseRecipe(strings.NewReader(c.json))

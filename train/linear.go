@@ -311,10 +311,10 @@ func (e *linearEngine) quantize(id int, t *scaling.Tensor, f *fp8.Format, g scal
 		return d.Quantize(t, random)
 	}
 	opts := scaling.Options{Mode: mode, Random: random, Rule: e.rule}
-	if g.Kind == scaling.KindMX || g.Kind == scaling.KindNVFP4 {
+	if !g.FloatScales() {
 		opts.Rule = scaling.ScaleRule{}
 	}
-	if g.Kind == scaling.KindMX {
+	if g.Scales() == scaling.ScaleE8M0 {
 		opts.MXRounding = e.mxRounding
 	}
 	if err := scaling.QuantizeInto(reuse, t, f, g, opts); err != nil {
@@ -345,7 +345,7 @@ func count(orig, deq []float32, q *scaling.Quantized) OperandStats {
 	tol := 1 + math.Ldexp(1, -f.Spec().ManBits-2)
 	deq, codes := deq[:len(orig)], q.Codes[:len(orig)]
 	var special [256]bool // codes that may count: all, or those of ±0 and ±Max
-	if !q.Granularity.FloatScales() && q.Granularity.Kind != scaling.KindMX {
+	if q.Granularity.Scales() == scaling.ScaleE4M3 {
 		// NVFP4: a block scale that rounded to zero zeroes nonzero codes.
 		for c := range special {
 			special[c] = true

@@ -227,18 +227,20 @@ func (r *Recipe) Check() error {
 			if r.Scaling.None && g.Kind != scaling.KindTensor {
 				return fmt.Errorf("%s.%s: scaling none is one scale of 1 per tensor, not %v", where, roleNames[role], g)
 			}
-			if g.Kind == scaling.KindMX || g.Kind == scaling.KindNVFP4 {
+			// Per-kind behaviour comes from what the kind's scales are
+			// (scaling's table), not from which kind it is.
+			if !g.FloatScales() {
 				blockAlongK++
 			}
 			// Let scaling judge the format, granularity and rule together.
 			opts := scaling.Options{Rule: rule}
-			if g.Kind == scaling.KindMX || g.Kind == scaling.KindNVFP4 {
+			if !g.FloatScales() {
 				opts.Rule = scaling.ScaleRule{}
 				if rule != (scaling.ScaleRule{}) {
 					return fmt.Errorf("%s.%s: %v has its own scale rule (no margin or pow2)", where, roleNames[role], g)
 				}
 			}
-			if g.Kind == scaling.KindMX {
+			if g.Scales() == scaling.ScaleE8M0 {
 				opts.MXRounding, sawMX = mxRounding, true
 			}
 			if _, err := scaling.Quantize(one, f, g, opts); err != nil {
@@ -263,7 +265,7 @@ func (r *Recipe) Check() error {
 		}
 	}
 	if r.Scaling.MXRounding != "" && !sawMX {
-		return fmt.Errorf("train: recipe %q: mx_rounding %q needs an operand with mx granularity", r.Name, r.Scaling.MXRounding)
+		return fmt.Errorf("train: recipe %q: mx_rounding %q needs an operand with E8M0 (MX) scales", r.Name, r.Scaling.MXRounding)
 	}
 	return nil
 }

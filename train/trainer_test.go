@@ -146,7 +146,7 @@ func TestOperandCodesMatchScalingQuantize(t *testing.T) {
 			f, err := fp8.Lookup(op.Format)
 			require.NoError(t, err)
 			opts := scaling.Options{}
-			if op.Granularity.Kind != scaling.KindMX && op.Granularity.Kind != scaling.KindNVFP4 {
+			if op.Granularity.FloatScales() {
 				opts.Rule, _ = r.Scaling.rule()
 			}
 			if r.StochasticGrads && c.role == 2 {

@@ -51,7 +51,7 @@ func checklists(t *testing.T) map[string]map[int]string {
 // untested are the steps no test can miss: the step is the thing added, or
 // a test that cannot be named before it is written.
 var untested = map[string]string{
-	"Add a format/1":      "the preset itself: without it there is nothing to check",
+	"Add a format/1":      "the preset itself (and the other libraries' spellings, which only the sources know): without it there is nothing to check",
 	"Add a granularity/1": "the Kind constant itself",
 	"Add a granularity/5": "a test against an independent computation: whether it is one is a reviewer's judgement",
 	"Add a scene/2":       "the catalog line itself",
