@@ -332,6 +332,19 @@ func TestExplorerShowsTheLibrarysNumbers(t *testing.T) {
 	assert.NotEmpty(t, tab.text(t, "#p-value-error"))
 	assert.Equal(t, "57344", shownFacts(t, tab)["value"])
 
+	// A refresh that does not move the value (the canvas reporting a change
+	// of another control, as a late report of an earlier one does on a
+	// loaded machine) leaves the refused text and its error for the user to
+	// correct.
+	eval[string](t, tab, liveAPI+`.then(a => a.setParam("format", "E4M3FN").params.find(p => p.name == "format").value)`)
+	for deadline := time.Now().Add(5 * time.Second); shownFacts(t, tab)["format"] != "E4M3FN" && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
+	require.Equal(t, "E4M3FN", shownFacts(t, tab)["format"], "the page refreshed after the canvas reported the change")
+	assert.Equal(t, "banana", eval[string](t, tab, `document.getElementById("p-value").value`), "a refresh replaced the refused text")
+	assert.NotEmpty(t, tab.text(t, "#p-value-error"), "a refresh cleared the refusal")
+	assert.True(t, eval[bool](t, tab, `document.getElementById("p-value").getAttribute("aria-invalid") === "true"`), "a refresh unmarked the refused text")
+
 	// Parameters in the URL are applied on load.
 	tab2 := newTab(t)
 	tab2.do(t, chromedp.Navigate(sceneURL(base, "explorer", "format", "E5M2", "code", "123")))

@@ -271,17 +271,20 @@
   }
 
   // update shows the scene's state: control values (except a text box
-  // being edited), facts, explanation, and the URL.
+  // being edited, or holding a refused text while the scene's value has not
+  // moved since the refusal: the text and its error stay for the user to
+  // correct), facts, explanation, and the URL.
   function update(info) {
     for (const p of info.params) {
       // Help may name the current value (the explorer's code).
       const help = document.getElementById(id(p.name) + "-help");
       if (help && p.help && help.textContent !== p.help) help.textContent = p.help;
+      const refused = errors.has(p.name) && errors.get(p.name) === p.value;
       let replaced = false;
       for (const input of form.querySelectorAll("[data-param='" + p.name + "']")) {
         if (input.type === "file") continue;
         if (input.type === "checkbox") input.checked = p.value === "true";
-        else if (!(input.type === "text" && document.activeElement === input)) {
+        else if (!(input.type === "text" && (document.activeElement === input || refused))) {
           replaced = replaced || (input.tagName === "INPUT" && input.value !== p.value);
           input.value = p.value;
         }
