@@ -3,8 +3,6 @@ package fp8
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 	"testing"
 
 	"github.com/fp8lab/fp8lab/internal/testenv"
@@ -111,53 +109,29 @@ func TestE2M1Kernel(t *testing.T) {
 // bit patterns (long mode: FP8LAB_LONG=1; otherwise every 257th chunk of
 // 2^20), and the table kernel's finite codes with nearestBySearch.
 func TestExhaustiveE2M1Kernel(t *testing.T) {
-	const chunkBits = 20
 	step := 257
 	if testenv.Long() {
 		step = 1
 	}
 	mags := E2M1.magnitudes()
-	var mu sync.Mutex
-	var failure string
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			src := make([]float32, 1<<chunkBits)
-			dst := make([]uint8, len(src))
-			for c := range next {
-				base := uint32(c) << chunkBits
-				for i := range src {
-					src[i] = math.Float32frombits(base + uint32(i))
+	failure := eachFloat32Chunk(step, func() func(int, []float32) string {
+		dst := make([]uint8, 1<<chunkBits)
+		return func(_ int, src []float32) string {
+			if msg := compareE2M1Kernels(src); msg != "" {
+				return msg
+			}
+			nearestE2M1(&E2M1.fast, dst, src, E2M1.fast.maxMag)
+			for i, x := range src {
+				if math.Float32bits(x)&0x7FFFFFFF >= 0x7F800000 {
+					continue // NaN and Inf: the core's (TestE2M1Kernel)
 				}
-				msg := compareE2M1Kernels(src)
-				if msg == "" {
-					nearestE2M1(&E2M1.fast, dst, src, E2M1.fast.maxMag)
-					for i, x := range src {
-						if math.Float32bits(x)&0x7FFFFFFF >= 0x7F800000 {
-							continue // NaN and Inf: the core's (TestE2M1Kernel)
-						}
-						if want := nearestBySearch(E2M1, mags, x); want != dst[i] {
-							msg = fmt.Sprintf("%v (%#x): %#x, search %#x", x, math.Float32bits(x), dst[i], want)
-							break
-						}
-					}
-				}
-				if msg != "" {
-					mu.Lock()
-					failure = msg
-					mu.Unlock()
+				if want := nearestBySearch(E2M1, mags, x); want != dst[i] {
+					return fmt.Sprintf("%v (%#x): %#x, search %#x", x, math.Float32bits(x), dst[i], want)
 				}
 			}
-		}()
-	}
-	for c := 0; c < 1<<(32-chunkBits); c += step {
-		next <- c
-	}
-	close(next)
-	wg.Wait()
+			return ""
+		}
+	})
 	require.Empty(t, failure)
 }
 

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
-	"sync"
 	"testing"
 
 	"github.com/fp8lab/fp8lab/internal/testenv"
@@ -147,7 +145,6 @@ func TestBulkKernelsMatchCore(t *testing.T) {
 // chunk is met, and the core costs ~20 ns a value), every 257th otherwise.
 // TestExhaustiveFloat32 covers nearest-even on all 2^32.
 func TestExhaustiveBulkModes(t *testing.T) {
-	const chunkBits = 20
 	step := 257
 	if testenv.Long() {
 		step = 3
@@ -156,47 +153,29 @@ func TestExhaustiveBulkModes(t *testing.T) {
 		{Round: Stochastic, RandomBits: 32}, {Round: Stochastic, RandomBits: 8, Overflow: NoSaturate}}
 	for _, f := range []*Format{E4M3FN, E5M2} {
 		for _, m := range modes {
-			var wg sync.WaitGroup
-			var mu sync.Mutex
-			var failure string
-			next := make(chan int)
-			for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					src := make([]float32, 1<<chunkBits)
-					random := make([]uint32, len(src))
-					dst := make([]uint8, len(src))
-					for c := range next {
-						base := uint32(c) << chunkBits
-						for i := range src {
-							src[i] = math.Float32frombits(base + uint32(i))
-							random[i] = (base + uint32(i)) * 0x9E3779B9
-						}
-						var err error
-						if m.Round == Stochastic {
-							_, err = f.encodeStochastic32(dst, src, random, m)
-						} else {
-							_, err = f.encodeFast32(dst, src, m)
-						}
-						for i, x := range src {
-							want, _, e := f.encode(float64(x), m, random[i])
-							if e != nil || err != nil || want != dst[i] {
-								mu.Lock()
-								failure = fmt.Sprintf("%s %+v: x=%v (%#x) rnd=%#x gave %#x, core %#x (%v, %v)",
-									f, m, x, math.Float32bits(x), random[i], dst[i], want, err, e)
-								mu.Unlock()
-								break
-							}
+			failure := eachFloat32Chunk(step, func() func(int, []float32) string {
+				random := make([]uint32, 1<<chunkBits)
+				dst := make([]uint8, 1<<chunkBits)
+				return func(_ int, src []float32) string {
+					for i, x := range src {
+						random[i] = math.Float32bits(x) * 0x9E3779B9
+					}
+					var err error
+					if m.Round == Stochastic {
+						_, err = f.encodeStochastic32(dst, src, random, m)
+					} else {
+						_, err = f.encodeFast32(dst, src, m)
+					}
+					for i, x := range src {
+						want, _, e := f.encode(float64(x), m, random[i])
+						if e != nil || err != nil || want != dst[i] {
+							return fmt.Sprintf("%s %+v: x=%v (%#x) rnd=%#x gave %#x, core %#x (%v, %v)",
+								f, m, x, math.Float32bits(x), random[i], dst[i], want, err, e)
 						}
 					}
-				}()
-			}
-			for c := 0; c < 1<<(32-chunkBits); c += step {
-				next <- c
-			}
-			close(next)
-			wg.Wait()
+					return ""
+				}
+			})
 			require.Empty(t, failure)
 		}
 	}

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sort"
-	"sync"
 	"testing"
 
 	"github.com/fp8lab/fp8lab/internal/testenv"
@@ -120,7 +118,6 @@ var exhaustiveDigests = map[string]string{
 // bulk encoder and checks each code against nearestBySearch (long mode:
 // FP8LAB_LONG=1); otherwise it checks every 64th chunk.
 func TestExhaustiveFloat32(t *testing.T) {
-	const chunkBits = 20
 	const chunks = 1 << (32 - chunkBits)
 	step := 64
 	if testenv.Long() {
@@ -129,53 +126,25 @@ func TestExhaustiveFloat32(t *testing.T) {
 	for _, f := range []*Format{E4M3FN, E5M2} {
 		mags := f.magnitudes()
 		sums := make([][32]byte, chunks)
-		errs := make(chan string, runtime.GOMAXPROCS(0))
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				src := make([]float32, 1<<chunkBits)
-				dst := make([]uint8, 1<<chunkBits)
-				for c := range next {
-					base := uint32(c) << chunkBits
-					for i := range src {
-						src[i] = math.Float32frombits(base + uint32(i))
-					}
-					if err := f.encodeNearest32Serial(dst, src); err != nil {
-						errs <- err.Error()
-						return
-					}
-					for i, x := range src {
-						if math.IsInf(float64(x), 0) {
-							continue // saturates: checked by the reference tests
-						}
-						if want := nearestBySearch(f, mags, x); want != dst[i] {
-							errs <- fmt.Sprintf("%s: %v (%#x) gave %#x, want %#x", f, x, math.Float32bits(x), dst[i], want)
-							return
-						}
-					}
-					sums[c] = sha256.Sum256(dst)
+		failure := eachFloat32Chunk(step, func() func(int, []float32) string {
+			dst := make([]uint8, 1<<chunkBits)
+			return func(c int, src []float32) string {
+				if err := f.encodeNearest32Serial(dst, src); err != nil {
+					return err.Error()
 				}
-			}()
-		}
-		for c := 0; c < chunks; c += step {
-			select {
-			case msg := <-errs:
-				close(next)
-				wg.Wait()
-				t.Fatal(msg)
-			case next <- c:
+				for i, x := range src {
+					if math.IsInf(float64(x), 0) {
+						continue // saturates: checked by the reference tests
+					}
+					if want := nearestBySearch(f, mags, x); want != dst[i] {
+						return fmt.Sprintf("%s: %v (%#x) gave %#x, want %#x", f, x, math.Float32bits(x), dst[i], want)
+					}
+				}
+				sums[c] = sha256.Sum256(dst)
+				return ""
 			}
-		}
-		close(next)
-		wg.Wait()
-		select {
-		case msg := <-errs:
-			t.Fatal(msg)
-		default:
-		}
+		})
+		require.Empty(t, failure)
 		if testenv.Long() {
 			h := sha256.New()
 			for _, s := range sums {
