@@ -68,17 +68,7 @@ func TestExplorerCanvasTypedNaN(t *testing.T) {
 // "the last 1 steps' amaxes"; the paragraphs' rules, lintText), and a raw
 // identifier shown for words ("most_recent").
 func canvasWordFaults(text string) []string {
-	var out []string
-	for _, m := range singularAfterMany.FindAllStringIndex(text, -1) {
-		next := strings.Fields(text[m[1]:])
-		if len(next) > 0 && pluralNoun.MatchString(strings.Trim(next[0], ",.;:)")) {
-			continue
-		}
-		out = append(out, "singular after a number other than one: "+strings.TrimSpace(text[m[0]:m[1]]))
-	}
-	if m := pluralAfterOne.FindString(text); m != "" {
-		out = append(out, "plural after one: "+strings.TrimSpace(m))
-	}
+	out := numberAgreementFaults(text)
 	if m := rawIdentifier.FindString(text); m != "" {
 		out = append(out, "an identifier for words: "+m)
 	}

@@ -196,23 +196,31 @@ var (
 	pluralAfterOne = regexp.MustCompile(`(?:^|[\s(])1 (?:[A-Za-z][A-Za-z0-9]* )?(values|steps|rows|codes|scales|seeds|recipes|layers|outliers|columns|blocks|draws|frames|levels|tensors|elements|formats|bits|amaxes)\b`)
 )
 
+// numberAgreementFaults reports the numbers in text whose noun disagrees
+// with them: "1 scales", "3 value".
+func numberAgreementFaults(text string) []string {
+	var out []string
+	for _, m := range singularAfterMany.FindAllStringIndex(text, -1) {
+		// "3 outlier rows": the noun is an adjective of the plural after it.
+		next := strings.Fields(text[m[1]:])
+		if len(next) > 0 && pluralNoun.MatchString(strings.Trim(next[0], ",.;:)")) {
+			continue
+		}
+		out = append(out, "singular after a number other than one: "+strings.TrimSpace(text[m[0]:m[1]]))
+	}
+	if m := pluralAfterOne.FindString(text); m != "" {
+		out = append(out, "plural after one: "+strings.TrimSpace(m))
+	}
+	return out
+}
+
 // lintText reports wording faults of a paragraph.
 func lintText(p string) []string {
 	var out []string
 	if strings.Contains(p, "%!") {
 		out = append(out, "a formatting verb went wrong")
 	}
-	for _, m := range singularAfterMany.FindAllStringIndex(p, -1) {
-		// "3 outlier rows": the noun is an adjective of the plural after it.
-		next := strings.Fields(p[m[1]:])
-		if len(next) > 0 && pluralNoun.MatchString(strings.Trim(next[0], ",.;:)")) {
-			continue
-		}
-		out = append(out, "singular after a number other than one: "+strings.TrimSpace(p[m[0]:m[1]]))
-	}
-	if m := pluralAfterOne.FindString(p); m != "" {
-		out = append(out, "plural after one: "+strings.TrimSpace(m))
-	}
+	out = append(out, numberAgreementFaults(p)...)
 	if strings.Contains(p, "  ") || strings.Contains(p, " ,") || strings.Contains(p, " .") {
 		out = append(out, "stray space")
 	}
