@@ -27,10 +27,7 @@ func drawnTexts(t *testing.T, name string, set map[string]string, w, h int) (Sce
 	s, err := New(name)
 	require.NoError(t, err)
 	require.NoError(t, SetAll(s, set), "%s %v", name, set)
-	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	var rerr error
-	boxes := plottest.RecordText(dst, func() { rerr = RenderFor(s, dst, Display{}) })
-	require.NoError(t, rerr, "%s %v", name, set)
+	_, boxes := renderRecorded(t, s, image.Rect(0, 0, w, h), Display{}, "%s %v", name, set)
 	out := make([]string, len(boxes))
 	for i, b := range boxes {
 		out[i] = b.Text
@@ -92,10 +89,7 @@ func TestCanvasWordsAgree(t *testing.T) {
 		_, sts := sweepSettings(s.Params(), sweeps[name], perScene)
 		for _, set := range sts {
 			sc, _ := applySetting(t, name, set)
-			dst := image.NewRGBA(image.Rect(0, 0, 800, 500))
-			var rerr error
-			boxes := plottest.RecordText(dst, func() { rerr = RenderFor(sc, dst, Display{}) })
-			require.NoError(t, rerr, "%s %s", name, set)
+			_, boxes := renderRecorded(t, sc, image.Rect(0, 0, 800, 500), Display{}, "%s %s", name, set)
 			for _, b := range boxes {
 				total++
 				for _, f := range canvasWordFaults(b.Text) {
@@ -185,10 +179,7 @@ func TestHadamardNamesEveryBar(t *testing.T) {
 			s, err := New("hadamard")
 			require.NoError(t, err)
 			require.NoError(t, s.Set("format", format))
-			dst := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
-			var rerr error
-			boxes := plottest.RecordText(dst, func() { rerr = RenderFor(s, dst, sz.d) })
-			require.NoError(t, rerr)
+			_, boxes := renderRecorded(t, s, image.Rect(0, 0, sz.w, sz.h), sz.d)
 			drawn := map[string]bool{}
 			for _, b := range boxes {
 				drawn[b.Text] = true

@@ -114,10 +114,7 @@ func TestDelayedPhonePlotsFullWidth(t *testing.T) {
 		s, err := New("delayed")
 		require.NoError(t, err)
 		axes = axes[:0]
-		img := image.NewRGBA(image.Rect(0, 0, int(357*r), int(1152*r)))
-		var rerr error
-		boxes := plottest.RecordText(img, func() { rerr = RenderFor(s, img, Display{PixelRatio: r}) })
-		require.NoError(t, rerr)
+		img, boxes := renderRecorded(t, s, image.Rect(0, 0, int(357*r), int(1152*r)), Display{PixelRatio: r})
 		require.Len(t, axes, 3, "the three charts")
 		for i, a := range axes {
 			assert.GreaterOrEqual(t, 10*a.Plot.Dx(), 6*img.Rect.Dx(), "×%g: plot %d is %v", r, i, a.Plot)

@@ -213,10 +213,7 @@ func TestDitherChartsReadableAt1024(t *testing.T) {
 		s, err := New("dither")
 		require.NoError(t, err)
 		axes = axes[:0]
-		img := image.NewRGBA(image.Rectangle{Max: sz})
-		var rerr error
-		boxes := plottest.RecordText(img, func() { rerr = RenderFor(s, img, Display{PixelRatio: 1}) })
-		require.NoError(t, rerr)
+		_, boxes := renderRecorded(t, s, image.Rectangle{Max: sz}, Display{PixelRatio: 1})
 		require.Len(t, axes, 2, "the two charts")
 		for i, a := range axes {
 			assert.GreaterOrEqual(t, a.Plot.Dy(), 64, "%v: chart %d's plot %v", sz, i, a.Plot)

@@ -183,10 +183,7 @@ func TestExplorerStripLabelsApart(t *testing.T) {
 			sc, err := New("explorer")
 			require.NoError(t, err)
 			require.NoError(t, SetAll(sc, set))
-			img := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
-			var rerr error
-			boxes := plottest.RecordText(img, func() { rerr = RenderFor(sc, img, sz.d) })
-			require.NoError(t, rerr)
+			_, boxes := renderRecorded(t, sc, image.Rect(0, 0, sz.w, sz.h), sz.d)
 			// The code grid's column labels (+0 … +F) do not touch either.
 			var cols []plottest.TextBox
 			for _, b := range boxes {

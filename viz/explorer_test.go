@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/fp8lab/fp8lab/viz/plot"
-	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -208,10 +207,7 @@ func TestExplorerTextNeverCutMidPhrase(t *testing.T) {
 			s, err := New("explorer")
 			require.NoError(t, err)
 			require.NoError(t, SetAll(s, set))
-			dst := image.NewRGBA(image.Rect(0, 0, sz.X, sz.Y))
-			var rerr error
-			boxes := plottest.RecordText(dst, func() { rerr = RenderFor(s, dst, Display{PixelRatio: 1}) })
-			require.NoError(t, rerr)
+			_, boxes := renderRecorded(t, s, image.Rect(0, 0, sz.X, sz.Y), Display{PixelRatio: 1})
 			e := s.(*explorer)
 			ci, _ := e.f.Describe(e.code())
 			long, short := e.infoLines(e.code(), ci)

@@ -164,10 +164,7 @@ func TestDitherShowsPixels(t *testing.T) {
 	}{{1105, 3537, Display{PixelRatio: 3}, true}, {1432, 889, Display{PixelRatio: 1}, false}} {
 		s, err := New("dither")
 		require.NoError(t, err)
-		img := image.NewRGBA(image.Rect(0, 0, c.w, c.h))
-		var rerr error
-		boxes := plottest.RecordText(img, func() { rerr = RenderFor(s, img, c.d) })
-		require.NoError(t, rerr)
+		_, boxes := renderRecorded(t, s, image.Rect(0, 0, c.w, c.h), c.d)
 		caption := ""
 		for _, b := range boxes {
 			if strings.HasPrefix(b.Text, "original") {

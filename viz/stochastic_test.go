@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fp8lab/fp8lab/viz/plot/plottest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -171,10 +170,7 @@ func TestStochasticValueLabelWhole(t *testing.T) {
 			if x != "" {
 				require.NoError(t, s.Set("x", x))
 			}
-			img := image.NewRGBA(image.Rectangle{Max: sz})
-			var rerr error
-			boxes := plottest.RecordText(img, func() { rerr = RenderFor(s, img, Display{}) })
-			require.NoError(t, rerr)
+			_, boxes := renderRecorded(t, s, image.Rectangle{Max: sz}, Display{})
 			found := false
 			for _, b := range boxes {
 				if strings.Contains(b.Text, "x = ") {

@@ -58,10 +58,7 @@ func TestTextApart(t *testing.T) {
 				if err := SetAll(sc, set); err != nil {
 					continue // a combination the scene refuses
 				}
-				img := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
-				var rerr error
-				boxes := plottest.RecordText(img, func() { rerr = RenderFor(sc, img, sz.d) })
-				require.NoError(t, rerr, "%s %v %dx%d", name, set, sz.w, sz.h)
+				_, boxes := renderRecorded(t, sc, image.Rect(0, 0, sz.w, sz.h), sz.d, "%s %v %dx%d", name, set, sz.w, sz.h)
 				checked += len(boxes)
 				assert.Empty(t, textApart(boxes), "%s %v at %dx%d (%s; %s)", name, set, sz.w, sz.h, sz.what, testenv.Step("Add a scene", 1))
 			}
