@@ -18,10 +18,6 @@ var (
 	ErrNaN = errors.New("dither: not a finite number")
 )
 
-// DefaultRandomBits is the number of random bits used where none is given:
-// all 32 bits of a Philox word, enough for unbiased rounding of every float32.
-const DefaultRandomBits = 32
-
 // checkRandomBits validates a random-bit count.
 func checkRandomBits(r int) error {
 	if r < 1 || r > 32 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/fp8lab/fp8lab/fp8"
+	"github.com/fp8lab/fp8lab/rng"
 )
 
 // MaxFrames bounds the number of frames averaged in one call.
@@ -40,7 +41,7 @@ type Options struct {
 	// Seed keys the random bits of the Stochastic method: pixel (x, y) of
 	// frame f uses rng.Bits(Seed, f, y·width + x).
 	Seed uint64
-	// RandomBits r (1..32) of each word are used; 0 means DefaultRandomBits.
+	// RandomBits r (1..32) of each word are used; 0 means rng.DefaultRandomBits.
 	RandomBits int
 }
 
@@ -62,7 +63,7 @@ type Quantizer struct {
 }
 
 // NewQuantizer validates opts, fills in the defaults (Frames 1, RandomBits
-// DefaultRandomBits, Scale Format.Max()) and precomputes the levels.
+// rng.DefaultRandomBits, Scale Format.Max()) and precomputes the levels.
 func NewQuantizer(opts Options) (*Quantizer, error) {
 	if !opts.Method.Valid() {
 		return nil, fmt.Errorf("%w: %v", ErrUnknownMethod, opts.Method)
@@ -74,7 +75,7 @@ func NewQuantizer(opts Options) (*Quantizer, error) {
 		return nil, fmt.Errorf("%w: frames must be in 1..%d, got %d", ErrInvalidArgument, MaxFrames, opts.Frames)
 	}
 	if opts.RandomBits == 0 {
-		opts.RandomBits = DefaultRandomBits
+		opts.RandomBits = rng.DefaultRandomBits
 	}
 	if err := checkRandomBits(opts.RandomBits); err != nil {
 		return nil, err

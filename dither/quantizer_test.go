@@ -54,7 +54,7 @@ func TestNewQuantizerValidates(t *testing.T) {
 	require.NoError(t, err)
 	o := q.Options()
 	assert.Equal(t, 1, o.Frames)
-	assert.Equal(t, DefaultRandomBits, o.RandomBits)
+	assert.Equal(t, rng.DefaultRandomBits, o.RandomBits)
 	assert.Equal(t, 6.0, o.Scale)
 	assert.Equal(t, []float32{0, 1.0 / 12, 1.0 / 6, 0.25, 1.0 / 3, 0.5, 2.0 / 3, 1}, q.Levels())
 

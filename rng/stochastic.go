@@ -104,6 +104,10 @@ func checkEncodeArgs(nDst, nSrc, r int) error {
 	return checkRandomBits(r)
 }
 
+// DefaultRandomBits is the number of random bits used where none is given:
+// all 32 bits of a Philox word, enough for unbiased rounding of every float32.
+const DefaultRandomBits = 32
+
 // checkRandomBits validates a random-bit count.
 func checkRandomBits(r int) error {
 	if r < 1 || r > 32 {

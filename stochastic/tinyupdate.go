@@ -7,10 +7,6 @@ import (
 	"github.com/fp8lab/fp8lab/rng"
 )
 
-// DefaultRandomBits is the number of random bits used where none is given:
-// all 32 bits of a Philox word, enough for unbiased rounding of every float32.
-const DefaultRandomBits = 32
-
 // TinyUpdateConfig describes the tiny-update experiment: a weight w starts
 // at Start and receives the same update Update Steps times, w ← round(w +
 // Update), in a low-precision format. When Update is below half the spacing
@@ -22,7 +18,7 @@ type TinyUpdateConfig struct {
 	Start      float64 // w before the first update
 	Update     float64 // u added at every step
 	Steps      int     // number of updates, 1..MaxSamples
-	RandomBits int     // r for the stochastic run, 1..32; 0 means DefaultRandomBits
+	RandomBits int     // r for the stochastic run, 1..32; 0 means rng.DefaultRandomBits
 	Seed       uint64  // step i (0-based) of the stochastic run uses the word ...
 	Stream     uint64  // ... rng.Bits(Seed, Stream, i)
 }
@@ -55,7 +51,7 @@ func TinyUpdates(cfg TinyUpdateConfig) (*TinyUpdateResult, error) {
 	}
 	r := cfg.RandomBits
 	if r == 0 {
-		r = DefaultRandomBits
+		r = rng.DefaultRandomBits
 	}
 	if err := checkRandomBits(r); err != nil {
 		return nil, err
